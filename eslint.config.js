@@ -1,0 +1,30 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+const nodeOnly = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'path', 'node:path', 'child_process',
+  'node:child_process', 'net', 'node:net', 'http', 'node:http', 'https', 'node:https', 'os', 'node:os',
+  'worker_threads', 'node:worker_threads', 'process', 'node:process'];
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', 'bench/.work/**', 'fixtures/generated/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'warn',
+    },
+  },
+  {
+    // The engine is bytes in, bytes out: no file system, network, processes or env (tests and the
+    // node/ adapter folder aside). Keeps it runnable in a browser and a worker alike.
+    files: ['packages/engine/src/**/*.ts', 'packages/shared/src/**/*.ts'],
+    ignores: ['**/*.test.ts', 'packages/engine/src/node/**'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: nodeOnly.map((name) => ({ name, message: 'The engine has no I/O; pass bytes in.' })) }],
+      'no-restricted-globals': ['error', { name: 'process', message: 'No env or process access in the engine.' }],
+    },
+  },
+);

@@ -1,0 +1,5 @@
+export * from './constants.ts';
+export * from './errors.ts';
+export * from './placeholder.ts';
+export * from './output.ts';
+export * from './rows.ts';
