@@ -20,6 +20,7 @@ export const ERROR_MESSAGES = {
   'template/wrong-password': 'Wrong password',
   'template/unsupported-encryption': 'This PDF uses an encryption method that is not supported ({detail}).',
   'template/no-pages': 'The template has no pages.',
+  'template/damaged': 'The template PDF is damaged ({detail}). Turn on "Repair PDF" to repair it.',
   'template/page-out-of-range': 'Placeholder "{name}" is on page {page}, but the template has {pages} pages.',
   'template/timeout': 'The template took too long to read. It may be damaged; try the repair option.',
 
@@ -53,6 +54,7 @@ export const ERROR_MESSAGES = {
   'merge/password-tag-unknown': 'The password uses the column tag "{column}", which is not a heading of the spreadsheet.',
   'merge/file-name-tag-unknown': 'The file name uses the column tag "{column}", which is not a heading of the spreadsheet.',
   'merge/image-missing': 'Row {row}: no image named "{image}" was supplied with the template.',
+  'merge/qr-too-long': 'The text is too long for a QR code ({length} characters; at most {max} bytes fit at error correction {level}).',
   'merge/cancelled': 'The merge was cancelled.',
   'merge/insufficient-credits': 'Not enough credits: {available} left, {needed} needed.',
   'merge/licence-expired': 'Licence expired',

@@ -1,0 +1,6 @@
+export { formatNumber } from './formatNumber.ts';
+export { formatDate } from './formatDate.ts';
+export { excelSerialToDate, type CalendarDate } from './calendarDate.ts';
+export { parseNumberText } from './parseNumber.ts';
+export { parseDateText } from './parseDate.ts';
+export { cellText } from './cellText.ts';

@@ -1,0 +1,1 @@
+export { qrCodeOperators, type QrBox, type QrErrorCorrection, type QrOptions } from './qrCodeOperators.ts';
