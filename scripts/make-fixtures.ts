@@ -14,7 +14,7 @@ export const FIXTURES_DIR = path.resolve(here, '..', 'fixtures', 'generated');
 
 export async function makeFixtures(): Promise<void> {
   await mkdir(FIXTURES_DIR, { recursive: true });
-  const modules = (await readdir(path.join(here, 'fixtures'))).filter((name) => name.endsWith('.ts')).sort();
+  const modules = (await readdir(path.join(here, 'fixtures'))).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts')).sort();
   for (const name of modules) {
     const module = (await import(pathToFileURL(path.join(here, 'fixtures', name)).href)) as { default: FixtureGenerator };
     await module.default(FIXTURES_DIR);

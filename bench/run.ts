@@ -1,0 +1,148 @@
+/**
+ * `npm run bench`: every workload's candidates (peers and Sheaf) in one run, each in its own child
+ * process, then rates, ratios and a markdown table (bench/results.json, bench/results.md).
+ *
+ * Flags: --rows N (per-row documents, default 1,000), --full (100,000 rows combined and sheet-read),
+ * --combined-rows N, --sheet-rows N, --disk-mb N (default 256), --only per-row,combined,sheet-read,disk-write
+ */
+import { execFile, spawn } from 'node:child_process';
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { BENCH_DIR, prepareBenchInputs, WORK_DIR, type BenchInputs } from './fixtures.ts';
+import { DISK_WRITE_SCRIPT, peerCandidates } from './peers/index.ts';
+import { rateResults, writeReport } from './report.ts';
+import { sheafCandidates } from './sheaf.ts';
+import type { BenchCandidate, BenchResult, PdfWorkload } from './types.ts';
+
+const CHILD_TIMEOUT_MS = 15 * 60 * 1000;
+const WORKLOADS = ['disk-write', 'per-row', 'combined', 'sheet-read'] as const;
+
+function parseOptions(argv: string[]) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      rows: { type: 'string', default: '1000' },
+      full: { type: 'boolean', default: false },
+      'combined-rows': { type: 'string' },
+      'sheet-rows': { type: 'string' },
+      'disk-mb': { type: 'string', default: '256' },
+      only: { type: 'string', default: WORKLOADS.join(',') },
+    },
+  });
+  const only = new Set(values.only.split(','));
+  for (const name of only) if (!(WORKLOADS as readonly string[]).includes(name)) throw new Error(`--only: unknown workload "${name}"`);
+  const count = (value: string | undefined, fallback: number) => {
+    const parsed = Number(value ?? fallback);
+    if (!Number.isInteger(parsed) || parsed < 1) throw new Error(`not a positive row count: ${value}`);
+    return parsed;
+  };
+  return {
+    perRowRows: count(values.rows, 1000),
+    combinedRows: count(values['combined-rows'], values.full ? 100_000 : 2_000),
+    sheetRows: count(values['sheet-rows'], values.full ? 100_000 : 20_000),
+    diskMb: count(values['disk-mb'], 256),
+    only,
+  };
+}
+
+/** Runs one child script under tsx and parses the BenchResult it prints as its last stdout line. */
+function runChild(script: string, args: readonly string[]): Promise<BenchResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: BENCH_DIR, stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+    const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_TIMEOUT_MS);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const last = stdout.trim().split('\n').pop() ?? '';
+      if (code !== 0) return reject(new Error(`${script} exited with ${signal ?? code}`));
+      try {
+        resolve(JSON.parse(last) as BenchResult);
+      } catch {
+        reject(new Error(`${script} printed no BenchResult line: ${last.slice(0, 200)}`));
+      }
+    });
+  });
+}
+
+const qpdfCheck = (file: string) =>
+  new Promise<boolean>((resolve) => execFile('qpdf', ['--check', file], (error) => resolve(!error)));
+
+/** Guards fairness: a candidate must write every document, and a valid one. */
+async function outputProblem(candidate: BenchCandidate, outDir: string, count: number): Promise<string | undefined> {
+  const files = (await readdir(outDir)).filter((name) => name.endsWith('.pdf')).sort();
+  const expected = candidate.workload === 'per-row' ? count : 1;
+  if (files.length !== expected) return `wrote ${files.length} PDF files, ${expected} expected`;
+  if (!(await qpdfCheck(path.join(outDir, files[0]!)))) return `${files[0]} fails qpdf --check`;
+  return undefined;
+}
+
+async function runCandidate(candidate: BenchCandidate, rows: number, inputs: BenchInputs): Promise<BenchResult> {
+  const count = Math.min(rows, candidate.maxRows ?? rows);
+  const outDir = path.join(WORK_DIR, `out-${candidate.tool.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}`);
+  await rm(outDir, { recursive: true, force: true });
+  await mkdir(outDir, { recursive: true });
+  try {
+    const result = await runChild(candidate.script, [inputs.templatePath, inputs.rowsPath, String(count), outDir]);
+    const problem = await outputProblem(candidate, outDir, count);
+    return problem ? { ...result, note: `INVALID OUTPUT: ${problem}` } : result;
+  } catch (error) {
+    const note = `failed: ${(error as Error).message}`;
+    return { workload: candidate.workload, tool: candidate.tool, units: 0, unitName: '', seconds: 0, peakRssMb: 0, note };
+  } finally {
+    await rm(outDir, { recursive: true, force: true }); // per-row outputs run to hundreds of MB
+  }
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  const candidates = [...peerCandidates, ...sheafCandidates];
+  const inputs = await prepareBenchInputs(Math.max(options.perRowRows, options.combinedRows));
+  const rowsFor: Record<PdfWorkload, number> = { 'per-row': options.perRowRows, combined: options.combinedRows };
+  const results: BenchResult[] = [];
+  const record = (result: BenchResult) => {
+    results.push(result);
+    process.stderr.write(`${result.workload} ${result.tool}: ${result.units} ${result.unitName} in ${result.seconds.toFixed(2)} s${result.note ? ` (${result.note})` : ''}\n`);
+  };
+
+  if (options.only.has('disk-write')) {
+    await mkdir(WORK_DIR, { recursive: true });
+    record(await runChild(DISK_WRITE_SCRIPT, [WORK_DIR, String(options.diskMb)]));
+  }
+  for (const workload of ['per-row', 'combined'] as const) {
+    if (!options.only.has(workload)) continue;
+    for (const candidate of candidates.filter((each) => each.workload === workload)) {
+      record(await runCandidate(candidate, rowsFor[workload], inputs));
+    }
+  }
+  if (options.only.has('sheet-read')) {
+    try {
+      // Loaded on demand: the sheet harness brings exceljs and SheetJS, which the PDF workloads never need.
+      const { benchSheetRead } = await import('./sheet-read.ts');
+      for (const result of await benchSheetRead(options.sheetRows)) record(result);
+    } catch (error) {
+      // Keep the minutes of PDF measurements already taken: report the failure in the table instead.
+      record({ workload: 'sheet-read', tool: 'sheet-read.ts', units: 0, unitName: '', seconds: 0, peakRssMb: 0, note: `failed: ${(error as Error).message}` });
+    }
+  }
+
+  const markdown = await writeReport(BENCH_DIR, {
+    generatedAt: new Date().toISOString(),
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model ?? 'unknown',
+      memoryMb: Math.round(os.totalmem() / 1024 / 1024),
+      node: process.version,
+      loadAverage: os.loadavg(),
+    },
+    options: { ...options, only: [...options.only] },
+    templateBytes: inputs.templateBytes,
+    results: rateResults(results, inputs.templateBytes),
+  });
+  process.stdout.write(markdown);
+}
+
+await main();
