@@ -1,0 +1,26 @@
+/** The `sheaf` command line: one subcommand per file under cli/. */
+import { Command, CommanderError } from 'commander';
+import { isSheafError } from '@sheaf/shared';
+import { mergeCommand } from './merge.ts';
+
+/** Exit codes: 0 done, 1 bad input (a catalogue error), 2 usage, 3 done but some rows were skipped. */
+export async function main(argv: string[]): Promise<number> {
+  const program = new Command('sheaf')
+    .description('Sheaf: mail merge for documents')
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+  let exitCode = 0;
+  program.addCommand(mergeCommand((code) => (exitCode = code)));
+  try {
+    await program.parseAsync(argv);
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    if (isSheafError(error)) {
+      process.stderr.write(`sheaf: ${error.message}\n`);
+      return 1;
+    }
+    process.stderr.write(`sheaf: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}

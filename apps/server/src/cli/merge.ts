@@ -1,0 +1,146 @@
+/**
+ * `sheaf merge TEMPLATE DATA --placeholders FILE.json --out OUT`: the whole engine from a terminal.
+ * OUT ending in .zip gets one PDF per row; OUT ending in .pdf with --combined gets one document.
+ */
+import { Command, Option } from 'commander';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { PlaceholderListSchema, SheafError, type OutputOptionsInput, type RowSelection } from '@sheaf/shared';
+import { readSheet, prepareMerge, inspectEncryption, decryptPdf } from '@sheaf/engine';
+import { loadBundledFallbackFonts } from '@sheaf/engine/node';
+import { readNamedFiles } from './files.ts';
+import { writeCombined, writeZip } from './outputs.ts';
+import { progressBar } from './progress.ts';
+
+interface MergeFlags {
+  placeholders: string;
+  out: string;
+  combined?: boolean;
+  rows?: string;
+  headerRow: number;
+  fileName?: string;
+  passwordRead?: string;
+  passwordModify?: string;
+  templatePassword?: string;
+  flatten?: boolean;
+  repair?: boolean;
+  placeholdersOnly?: boolean;
+  compress: boolean;
+  watermark?: string;
+  fonts?: string;
+  images?: string;
+}
+
+export function mergeCommand(setExitCode: (code: number) => void): Command {
+  return new Command('merge')
+    .description('Fill a PDF template from spreadsheet rows: one PDF per row (.zip) or one combined PDF (.pdf with --combined).')
+    .argument('<template>', 'template PDF')
+    .argument('<data>', 'spreadsheet: .xlsx, .xlsm, .xls, .ods or .csv')
+    .requiredOption('--placeholders <file>', 'JSON array of placeholders (see README)')
+    .requiredOption('--out <file>', 'output: a .zip of one PDF per row, or a .pdf with --combined')
+    .option('--combined', 'one combined PDF instead of one PDF per row')
+    .option('--rows <list>', 'rows to merge, numbered as in Excel, e.g. "1, 3, 5-12"')
+    .addOption(new Option('--header-row <n>', 'row number of the headings').default(1).argParser(positiveInteger))
+    .option('--file-name <pattern>', 'file name pattern with column tags, e.g. "{{Last}}-{{First}}"')
+    .option('--password-read <password>', 'password to open each PDF (column tags allowed)')
+    .option('--password-modify <password>', 'password to change each PDF (column tags allowed)')
+    .option('--template-password <password>', 'password of an encrypted template')
+    .option('--flatten', 'flatten form fields instead of keeping them editable')
+    .option('--repair', 'repair a damaged template instead of refusing it')
+    .option('--placeholders-only', 'stamp the values on blank pages of the template size')
+    .option('--no-compress', 'do not compress the added content')
+    .option('--watermark <text>', 'stamp this text across every page')
+    .option('--fonts <dir>', 'folder of .ttf/.otf fonts; a font is named by its file name without extension')
+    .option('--images <dir>', 'folder of .png/.jpg images that image placeholders name')
+    .action(async (templatePath: string, dataPath: string, flags: MergeFlags) => {
+      setExitCode(await runMerge(templatePath, dataPath, flags));
+    });
+}
+
+function positiveInteger(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new SheafError('generic/invalid-input', { detail: `--header-row must be a whole number from 1, not "${value}"` });
+  return number;
+}
+
+async function runMerge(templatePath: string, dataPath: string, flags: MergeFlags): Promise<number> {
+  const extension = path.extname(flags.out).toLowerCase();
+  if (flags.combined && extension !== '.pdf') throw new SheafError('generic/invalid-input', { detail: '--out must end in .pdf with --combined' });
+  if (!flags.combined && extension !== '.zip') throw new SheafError('generic/invalid-input', { detail: '--out must end in .zip (one PDF per row), or use --combined with a .pdf' });
+
+  const [templateBytes, dataBytes, placeholderText, fallbackFonts, fonts, images] = await Promise.all([
+    readInput(templatePath),
+    readInput(dataPath),
+    readFile(flags.placeholders, 'utf8').catch(() => {
+      throw new SheafError('generic/invalid-input', { detail: `cannot read ${flags.placeholders}` });
+    }),
+    loadBundledFallbackFonts(),
+    flags.fonts ? readNamedFiles(flags.fonts, ['.ttf', '.otf'], 'font') : new Map<string, Uint8Array>(),
+    flags.images ? readNamedFiles(flags.images, ['.png', '.jpg', '.jpeg'], 'image') : new Map<string, Uint8Array>(),
+  ]);
+  const placeholders = parsePlaceholders(placeholderText, flags.placeholders);
+  const template = inspectEncryption(templateBytes)
+    ? decryptPdf(templateBytes, flags.templatePassword ?? '')
+    : templateBytes;
+  const sheet = readSheet(dataBytes, { headerRow: flags.headerRow, fileName: path.basename(dataPath) });
+  const rows: RowSelection = flags.rows === undefined ? { kind: 'all' } : { kind: 'specific', specificRowsNumbers: flags.rows };
+  const options: OutputOptionsInput = {
+    isCombinedOutput: Boolean(flags.combined),
+    isKeepFormOutput: !flags.flatten,
+    isOnlyPlaceholdersOutput: Boolean(flags.placeholdersOnly),
+    isTryRepair: Boolean(flags.repair),
+    isCompressedOutput: flags.compress,
+    fileNamePattern: flags.fileName,
+    watermark: flags.watermark,
+    passwordProtection: flags.passwordRead || flags.passwordModify
+      ? { readPassword: flags.passwordRead ?? '', modifyPassword: flags.passwordModify ?? '' }
+      : undefined,
+  };
+
+  const merge = await prepareMerge({ template, placeholders, sheet, rows, options, fonts, images, fallbackFonts });
+  const started = Date.now();
+  let summary: string;
+  if (merge.isCombined) {
+    const progress = progressBar(merge.rowCount, 'rows');
+    const bytes = await writeCombined(flags.out, merge.combined());
+    progress.finish(`${merge.rowCount} rows -> ${flags.out} (${formatBytes(bytes)}) in ${seconds(started)}`);
+  } else {
+    const progress = progressBar(merge.documentCount, 'documents');
+    const { documents, bytes } = await writeZip(flags.out, merge.documents(), (done) => progress.tick(done));
+    summary = `${documents} documents -> ${flags.out} (${formatBytes(bytes)}) in ${seconds(started)}`;
+    progress.finish(summary);
+  }
+  for (const issue of merge.issues) process.stderr.write(`sheaf: skipped: ${issue.message}\n`);
+  return merge.issues.length ? 3 : 0;
+}
+
+async function readInput(file: string): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await readFile(file));
+  } catch {
+    throw new SheafError('generic/invalid-input', { detail: `cannot read ${file}` });
+  }
+}
+
+function parsePlaceholders(text: string, file: string) {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new SheafError('generic/invalid-input', { detail: `${file} is not valid JSON` });
+  }
+  const parsed = PlaceholderListSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new SheafError('generic/invalid-input', { detail: `${file}: ${issue.path.join('.') || 'root'}: ${issue.message}` });
+  }
+  return parsed.data;
+}
+
+function formatBytes(bytes: number): string {
+  return bytes > 1_048_576 ? `${(bytes / 1_048_576).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+}
+
+function seconds(since: number): string {
+  return `${((Date.now() - since) / 1000).toFixed(2)} s`;
+}

@@ -1,0 +1,58 @@
+/** Writes merge outputs to disk: streamed, with backpressure, nothing held in memory but one document. */
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { rename, rm } from 'node:fs/promises';
+import { ZipWriter, crc32, type OutputDocument } from '@sheaf/engine';
+
+/** Writes to OUT.partial and renames at the end, so a failed run never leaves a half file named OUT. */
+async function withPartialFile<T>(out: string, write: (stream: WriteStream) => Promise<T>): Promise<T> {
+  const partial = `${out}.partial`;
+  const stream = createWriteStream(partial);
+  try {
+    const result = await write(stream);
+    stream.end();
+    await once(stream, 'finish');
+    await rename(partial, out);
+    return result;
+  } catch (error) {
+    stream.destroy();
+    await rm(partial, { force: true });
+    throw error;
+  }
+}
+
+async function put(stream: WriteStream, chunk: Uint8Array): Promise<void> {
+  if (!stream.write(chunk)) await once(stream, 'drain');
+}
+
+export async function writeCombined(out: string, chunks: Iterable<Uint8Array>): Promise<number> {
+  return withPartialFile(out, async (stream) => {
+    let bytes = 0;
+    for (const chunk of chunks) {
+      bytes += chunk.length;
+      await put(stream, chunk);
+    }
+    return bytes;
+  });
+}
+
+export async function writeZip(out: string, documents: Iterable<OutputDocument>, onDocument: (done: number) => void): Promise<{ documents: number; bytes: number }> {
+  return withPartialFile(out, async (stream) => {
+    const zip = new ZipWriter((chunk) => put(stream, chunk));
+    // Every document starts with the same template bytes: their CRC is computed once.
+    let prefixCrc: { chunks: Uint8Array[]; crc: number } | undefined;
+    let count = 0;
+    for (const document of documents) {
+      const shared = document.chunks.slice(0, document.sharedPrefixChunks);
+      if (shared.length && (!prefixCrc || shared.some((chunk, i) => chunk !== prefixCrc!.chunks[i]))) {
+        prefixCrc = { chunks: shared, crc: shared.reduce((crc, chunk) => crc32(chunk, crc), 0) };
+      }
+      let crc = shared.length ? prefixCrc!.crc : 0;
+      for (const chunk of document.chunks.slice(shared.length)) crc = crc32(chunk, crc);
+      await zip.addFile(document.fileName, document.chunks, { crc32: crc });
+      onDocument(++count);
+    }
+    await zip.finish();
+    return { documents: count, bytes: zip.bytesWritten };
+  });
+}

@@ -1,0 +1,10 @@
+/** @sheaf/engine: the merge engine. Bytes in, bytes out; no I/O (see src/node for the Node adapters). */
+export { prepareMerge, type OutputDocument, type PreparedMerge } from './merge/index.ts';
+export type { MergeInput, FallbackFonts, RowIssue } from './merge/types.ts';
+export { readSheet } from './sheet/index.ts';
+export type { SheetData, CellValue, ReadSheetOptions } from './sheet/types.ts';
+export { inspectEncryption, decryptPdf, encryptPdf } from './security/index.ts';
+export { loadTemplate, checkTemplateBytes, type Template } from './pdf/template.ts';
+export { ZipWriter, crc32, crc32Combine } from './zip/index.ts';
+export { formatNumber, formatDate } from './format/index.ts';
+export { sheetFromTable } from './sheet/table.ts';

@@ -1,0 +1,181 @@
+/**
+ * Several rows in one document (combined output, or a "multiple" group): the template bytes stay as
+ * the base, each template page becomes one shared Form XObject, and every row adds only a page
+ * dictionary and a small content stream that draws the form and the row's values. Streamed: chunks
+ * are yielded as they are made, so memory stays flat however many rows there are.
+ */
+import { PDFName, PDFRef, decodePDFRawStream, PDFRawStream, type PDFDict, type PDFObject } from 'pdf-lib';
+import { zlibSync } from 'fflate';
+import { ascii, concatBytes } from '../pdf/bytes.ts';
+import { classicXrefSection, serializeObject, xrefStreamSection, type XrefPlacement } from '../pdf/writer.ts';
+import { catalogWithFields, type MergePlan } from './plan.ts';
+import { drawPage } from './rowDrawing.ts';
+import { resourcesWith } from './pageObjects.ts';
+import { streamObject } from './streams.ts';
+import type { TemplatePage } from '../pdf/template.ts';
+
+const KIDS_PER_NODE = 256;
+const FORM_NAME = 'SheafPage';
+
+/** Catalog entries that point into the template's page tree or structure and would dangle. */
+const DROPPED_CATALOG_KEYS = ['Outlines', 'PageLabels', 'StructTreeRoot', 'MarkInfo', 'OpenAction', 'PageMode'];
+
+export class CombinedWriter {
+  private readonly shared: Uint8Array;
+  private readonly sharedPlacements: XrefPlacement[] = [];
+  /** Per template page: the shared resources (form + fonts) unless images make them per row. */
+  private readonly pageResources = new Map<number, PDFRef | undefined>();
+  private readonly forms = new Map<number, PDFRef>();
+
+  constructor(private readonly plan: MergePlan) {
+    const { context, template } = plan;
+    const sharedObjects: Array<[PDFRef, PDFObject]> = plan.sharedRefs.map((ref) => [ref, context.lookup(ref)!]);
+    for (const page of template.pages) {
+      const form = context.register(pageForm(plan, page));
+      this.forms.set(page.index, form);
+      sharedObjects.push([form, context.lookup(form)!]);
+      const hasImages = (plan.byPage.get(page.index) ?? []).some((p) => p.placeholder.type === 'image');
+      if (hasImages) continue;
+      const resources = context.register(resourcesFor(plan, page, form, new Map()));
+      this.pageResources.set(page.index, resources);
+      sharedObjects.push([resources, context.lookup(resources)!]);
+    }
+    const parts: Uint8Array[] = [ascii('\n')];
+    let offset = template.base.length + 1;
+    for (const [ref, object] of sharedObjects) {
+      const bytes = serializeObject(ref, object);
+      this.sharedPlacements.push({ number: ref.objectNumber, generation: 0, offset });
+      parts.push(bytes);
+      offset += bytes.length;
+    }
+    this.shared = concatBytes(parts);
+  }
+
+  /** Streams the whole document of `rows` (data-row indices, in order). */
+  *write(rows: readonly number[]): Generator<Uint8Array> {
+    const { plan } = this;
+    const { context, template } = plan;
+    const pageCount = rows.length * template.pages.length;
+    // Object numbers: page-tree nodes first (so pages know their parent), then per page as we go.
+    let next = context.largestObjectNumber + 1;
+    const leafCount = Math.ceil(pageCount / KIDS_PER_NODE);
+    const rootPages = leafCount > 1 ? next++ : -1;
+    const leaves = Array.from({ length: leafCount }, () => next++);
+    const placements: XrefPlacement[] = [...this.sharedPlacements];
+    let offset = template.base.length + this.shared.length;
+    yield template.base;
+    yield this.shared;
+    const emit = (number: number, bytes: Uint8Array) => {
+      placements.push({ number, generation: 0, offset });
+      offset += bytes.length;
+      return bytes;
+    };
+
+    const kids: number[] = [];
+    const writtenImages = new Set<number>();
+    const fields: PDFRef[] = [];
+    let pageIndex = 0;
+    for (const row of rows) {
+      for (const page of template.pages) {
+        const parent = leaves[Math.floor(pageIndex / KIDS_PER_NODE)]!;
+        const used = new Set<string>();
+        const operators = drawPage(plan.draw, page, plan.byPage.get(page.index) ?? [], row, (name) => used.add(name));
+        const contentNumber = next++;
+        const pageNumber = next++;
+        kids.push(pageNumber);
+        yield emit(contentNumber, streamObject(contentNumber, `q /${FORM_NAME} Do Q\n${operators}`, plan.options.isCompressedOutput));
+
+        let resources: PDFRef | PDFDict | undefined = this.pageResources.get(page.index);
+        if (!resources) {
+          const images = new Map<string, PDFRef>();
+          for (const name of used) {
+            const image = plan.draw.images.byResourceName(name);
+            images.set(name, image.ref);
+            // Each image is written once per document, the first time a page uses it.
+            for (const object of image.objects) {
+              if (writtenImages.has(object.ref.objectNumber)) continue;
+              writtenImages.add(object.ref.objectNumber);
+              yield emit(object.ref.objectNumber, object.bytes);
+            }
+          }
+          resources = resourcesFor(plan, page, this.forms.get(page.index)!, images);
+        }
+        const annots: PDFRef[] = [];
+        for (const placed of plan.signatures.placed.filter((p) => p.page === page)) {
+          const widgetNumber = next++;
+          const ref = PDFRef.of(widgetNumber);
+          const suffix = rows.length > 1 ? `_${plan.sheet.rowNumber(row)}` : '';
+          yield emit(widgetNumber, serializeObject(ref, plan.signatures.widget(placed, PDFRef.of(pageNumber), suffix)));
+          annots.push(ref);
+          fields.push(ref);
+        }
+        const dict = context.obj({
+          Type: 'Page',
+          Parent: PDFRef.of(parent),
+          MediaBox: page.mediaBox,
+          CropBox: page.cropBox,
+          Rotate: page.rotation,
+          Resources: resources,
+          Contents: PDFRef.of(contentNumber),
+          ...(annots.length ? { Annots: annots } : {}),
+        });
+        yield emit(pageNumber, serializeObject(PDFRef.of(pageNumber), dict));
+        pageIndex++;
+      }
+    }
+
+    for (let leaf = 0; leaf < leafCount; leaf++) {
+      const leafKids = kids.slice(leaf * KIDS_PER_NODE, (leaf + 1) * KIDS_PER_NODE).map((n) => PDFRef.of(n));
+      const dict = context.obj({ Type: 'Pages', Count: leafKids.length, Kids: leafKids, ...(rootPages > 0 ? { Parent: PDFRef.of(rootPages) } : {}) });
+      yield emit(leaves[leaf]!, serializeObject(PDFRef.of(leaves[leaf]!), dict));
+    }
+    if (rootPages > 0) {
+      const dict = context.obj({ Type: 'Pages', Count: pageCount, Kids: leaves.map((n) => PDFRef.of(n)) });
+      yield emit(rootPages, serializeObject(PDFRef.of(rootPages), dict));
+    }
+
+    const rootRef = template.chain.trailer.get(PDFName.of('Root')) as PDFRef;
+    const catalog = catalogWithFields(context, context.lookup(rootRef) as PDFDict, fields);
+    if (!fields.length) catalog.delete(PDFName.of('AcroForm'));
+    else (catalog.get(PDFName.of('AcroForm')) as PDFDict).set(PDFName.of('Fields'), context.obj(fields));
+    for (const key of DROPPED_CATALOG_KEYS) catalog.delete(PDFName.of(key));
+    catalog.set(PDFName.of('Pages'), PDFRef.of(rootPages > 0 ? rootPages : leaves[0]!));
+    yield emit(rootRef.objectNumber, serializeObject(rootRef, catalog));
+
+    const trailerDict = template.chain.trailer;
+    const trailer = {
+      // The xref stream, when there is one, takes number `next`.
+      size: template.chain.newestIsStream ? next + 1 : next,
+      root: rootRef,
+      info: trailerDict.get(PDFName.of('Info')),
+      id: trailerDict.get(PDFName.of('ID')),
+      prev: template.chain.startxref,
+    };
+    yield template.chain.newestIsStream
+      ? xrefStreamSection(placements, trailer, context, PDFRef.of(next), offset)
+      : classicXrefSection(placements, trailer, context, offset);
+  }
+}
+
+/** The template page's content as one Form XObject, compressed once per merge. */
+function pageForm(plan: MergePlan, page: TemplatePage): PDFRawStream {
+  const { context } = plan;
+  const parts: Uint8Array[] = [];
+  for (const ref of page.contents) {
+    const stream = context.lookup(ref);
+    if (!(stream instanceof PDFRawStream)) continue;
+    parts.push(decodePDFRawStream(stream).decode(), ascii('\n'));
+  }
+  const content = zlibSync(concatBytes(parts), { level: 6 });
+  return context.stream(content, {
+    Type: 'XObject',
+    Subtype: 'Form',
+    BBox: page.mediaBox,
+    Resources: page.dict.get(PDFName.of('Resources')) ?? page.resources,
+    Filter: 'FlateDecode',
+  });
+}
+
+function resourcesFor(plan: MergePlan, page: TemplatePage, form: PDFRef, images: Map<string, PDFRef>): PDFDict {
+  return resourcesWith(plan.context, page, { fonts: plan.fontRefs, xObjects: new Map([...images, [FORM_NAME, form]]) });
+}

@@ -1,0 +1,56 @@
+/**
+ * Placeholders resolved once per merge: their column index, their box in the page's visual space
+ * and their text style. Per-row drawing then only reads cells.
+ */
+import { SheafError, type Placeholder } from '@sheaf/shared';
+import type { SheetData } from '../sheet/types.ts';
+import type { Box, TextStyle } from '../text/types.ts';
+import type { TemplatePage } from '../pdf/template.ts';
+
+export interface PlacedPlaceholder {
+  placeholder: Placeholder;
+  column: number;
+  page: TemplatePage;
+  /** Visual space, origin bottom-left. */
+  box: Box;
+  style: TextStyle;
+}
+
+/** Heading -> column index: exact match first, then trimmed and case-insensitive. */
+export function columnIndex(sheet: SheetData, column: string): number | undefined {
+  const exact = sheet.headers.indexOf(column);
+  if (exact >= 0) return exact;
+  const wanted = column.trim().toLowerCase();
+  const loose = sheet.headers.findIndex((heading) => heading.trim().toLowerCase() === wanted);
+  return loose >= 0 ? loose : undefined;
+}
+
+export function placePlaceholders(placeholders: readonly Placeholder[], sheet: SheetData, pages: readonly TemplatePage[]): PlacedPlaceholder[] {
+  return placeholders.map((placeholder) => {
+    const column = columnIndex(sheet, placeholder.column);
+    if (column === undefined) throw new SheafError('merge/missing-column', { column: placeholder.column, name: placeholder.id });
+    const page = pages[placeholder.pageNumber - 1];
+    if (!page) throw new SheafError('template/page-out-of-range', { name: placeholder.id, page: placeholder.pageNumber, pages: pages.length });
+    const { width, height } = page;
+    const box: Box = {
+      x: placeholder.relativeX * width,
+      y: height - (placeholder.relativeY + placeholder.relativeHeight) * height,
+      width: placeholder.relativeWidth * width,
+      height: placeholder.relativeHeight * height,
+    };
+    const style: TextStyle = {
+      fontFamily: placeholder.fontFamily,
+      fontStyle: placeholder.fontStyle,
+      fontSize: placeholder.relativeFontSize * height,
+      align: placeholder.align,
+      textDecoration: placeholder.textDecoration,
+      fill: placeholder.fill,
+      wrap: placeholder.typeSettings.wrap ?? true,
+      shrinkToFit: placeholder.typeSettings.shrinkToFit ?? false,
+    };
+    return { placeholder, column, page, box, style };
+  });
+}
+
+/** The string a text-like placeholder prints for a row (numbers and dates formatted). */
+export type ValueFormatter = (placed: PlacedPlaceholder, sheet: SheetData, row: number) => string;

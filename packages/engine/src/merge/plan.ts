@@ -1,0 +1,184 @@
+/**
+ * Everything decided once per merge: validated options, resolved placeholders, selected rows and
+ * groups, fonts subset over all rows, images embedded once, the template parsed once.
+ */
+import { PDFDocument, PDFName, PDFRef, PDFDict, PDFString, PDFArray, type PDFContext } from 'pdf-lib';
+import {
+  OutputOptionsSchema, SheafError, columnTags, hasColumnTags, isValidPasswordPattern,
+  type OutputOptions, type Placeholder,
+} from '@sheaf/shared';
+import { FontRegistry } from '../text/index.ts';
+import { loadTemplate, type Template, type TemplatePage } from '../pdf/template.ts';
+import { pdfNumber } from '../pdf/bytes.ts';
+import { columnIndex, placePlaceholders, type PlacedPlaceholder } from './placed.ts';
+import { groupRows, selectRows } from './selection.ts';
+import { embedImages, type MergeImages } from './images.ts';
+import { isTextLike, placeholderText, type DrawContext } from './rowDrawing.ts';
+import { createFileNamer } from './fileNames.ts';
+import { watermarkStyle, watermarkOperators } from './watermark.ts';
+import type { MergeInput } from './types.ts';
+import type { SheetData } from '../sheet/types.ts';
+
+export interface MergePlan {
+  template: Template;
+  context: PDFContext;
+  sheet: SheetData;
+  options: OutputOptions;
+  placed: PlacedPlaceholder[];
+  /** Placeholders per page index. */
+  byPage: Map<number, PlacedPlaceholder[]>;
+  /** Pages something is drawn on or added to, in page order. */
+  touchedPages: TemplatePage[];
+  draw: DrawContext;
+  fontRefs: Map<string, PDFRef>;
+  /** Objects every document shares (fonts), serialised by the writers. */
+  sharedRefs: PDFRef[];
+  /** Data-row indices per output document (one per row unless grouped). */
+  groups: number[][];
+  fileName: (row: number) => string;
+  passwords: (row: number) => { userPassword: string; ownerPassword: string } | undefined;
+  signatures: SignaturePlan;
+}
+
+export interface SignaturePlan {
+  placed: PlacedPlaceholder[];
+  /** Builds a signature widget for a page; `suffix` keeps field names unique in combined output. */
+  widget(placed: PlacedPlaceholder, pageRef: PDFRef, suffix: string): PDFDict;
+}
+
+export async function buildPlan(input: MergeInput): Promise<MergePlan> {
+  const options = OutputOptionsSchema.parse(input.options ?? {});
+  const { sheet } = input;
+  if (input.placeholders.length === 0) throw new SheafError('merge/no-placeholders');
+  checkPasswords(options, sheet);
+
+  const rows = selectRows(sheet, input.rows);
+  const template = options.isOnlyPlaceholdersOutput
+    ? await blankTemplate(input.template, options.isTryRepair)
+    : await loadTemplate(input.template, { repair: options.isTryRepair });
+  const context = template.doc.context;
+  const placed = placePlaceholders(input.placeholders, sheet, template.pages);
+  const groupBy = placed.find((p) => p.placeholder.type === 'multiple');
+  const groups = groupRows(sheet, rows, groupBy?.column);
+
+  const fonts = new FontRegistry({ customFonts: input.fonts ?? new Map(), fallbackFonts: input.fallbackFonts });
+  const textPlaced = placed.filter(isTextLike);
+  for (const row of rows) for (const p of textPlaced) fonts.collect(placeholderText(p, sheet, row), p.style);
+  if (options.watermark) for (const page of template.pages) fonts.collect(options.watermark, watermarkStyle(page));
+  fonts.freeze();
+
+  const before = context.largestObjectNumber;
+  const fontRefs = fonts.embed(context);
+  const sharedRefs: PDFRef[] = [];
+  for (let n = before + 1; n <= context.largestObjectNumber; n++) sharedRefs.push(PDFRef.of(n));
+
+  const imageCells = placed.filter((p) => p.placeholder.type === 'image').flatMap((p) => rows.map((row) => sheet.text(row, p.column)));
+  const images = await embedImages(template.doc, input.images ?? new Map(), imageCells);
+
+  const byPage = new Map<number, PlacedPlaceholder[]>();
+  for (const p of placed) byPage.set(p.page.index, [...(byPage.get(p.page.index) ?? []), p]);
+  const watermark = options.watermark;
+  const touchedPages = template.pages.filter((page) => watermark || byPage.has(page.index));
+
+  const namer = createFileNamer(options.fileNamePattern, sheet.headers);
+  const cell = (row: number) => (column: string) => {
+    const index = columnIndex(sheet, column);
+    return index === undefined ? '' : sheet.text(row, index);
+  };
+
+  return {
+    template,
+    context,
+    sheet,
+    options,
+    placed,
+    byPage,
+    touchedPages,
+    draw: {
+      sheet,
+      fonts,
+      images,
+      watermark: watermark ? (page) => watermarkOperators(fonts, watermark, page) : () => '',
+    },
+    fontRefs,
+    sharedRefs,
+    groups,
+    fileName: (row) => namer(cell(row), sheet.rowNumber(row)),
+    passwords: passwordsFor(options, cell),
+    signatures: signaturePlan(context, placed),
+  };
+}
+
+function checkPasswords(options: OutputOptions, sheet: SheetData): void {
+  const protection = options.passwordProtection;
+  if (!protection) return;
+  const patterns = [protection.readPassword, protection.modifyPassword];
+  if (!patterns.every(isValidPasswordPattern)) throw new SheafError('merge/password-invalid');
+  if (options.isCombinedOutput && patterns.some(hasColumnTags)) throw new SheafError('merge/password-tags-combined');
+  for (const column of patterns.flatMap(columnTags)) {
+    if (columnIndex(sheet, column) === undefined) throw new SheafError('merge/password-tag-unknown', { column });
+  }
+}
+
+function passwordsFor(options: OutputOptions, cell: (row: number) => (column: string) => string): MergePlan['passwords'] {
+  const protection = options.passwordProtection;
+  // A protection with both passwords empty is removed (spec section 3).
+  if (!protection || (protection.readPassword === '' && protection.modifyPassword === '')) return () => undefined;
+  const fill = (pattern: string, row: number) => pattern.replace(/\{\{\s*([^{}]+?)\s*\}\}/g, (_tag, column: string) => cell(row)(column));
+  return (row) => ({ userPassword: fill(protection.readPassword, row), ownerPassword: fill(protection.modifyPassword, row) });
+}
+
+function signaturePlan(context: PDFContext, placed: PlacedPlaceholder[]): SignaturePlan {
+  return {
+    placed: placed.filter((p) => p.placeholder.type === 'eSignature'),
+    widget(p: PlacedPlaceholder, pageRef: PDFRef, suffix: string): PDFDict {
+      const [a, b, c, d, e, f] = p.page.visualToUser;
+      const { x, y, width, height } = p.box;
+      const corners = [[x, y], [x + width, y + height]].map(([u, v]) => [a * u! + c * v! + e, b * u! + d * v! + f]);
+      const rect = [
+        Math.min(corners[0]![0]!, corners[1]![0]!), Math.min(corners[0]![1]!, corners[1]![1]!),
+        Math.max(corners[0]![0]!, corners[1]![0]!), Math.max(corners[0]![1]!, corners[1]![1]!),
+      ].map((value) => Number(pdfNumber(value)));
+      return context.obj({
+        Type: 'Annot', Subtype: 'Widget', FT: 'Sig', F: 4, P: pageRef,
+        T: PDFString.of(`${p.placeholder.id}${suffix}`), Rect: rect,
+      }) as PDFDict;
+    },
+  };
+}
+
+/** The catalog with signature fields added to its AcroForm (a new dictionary; template untouched). */
+export function catalogWithFields(context: PDFContext, catalog: PDFDict, fields: PDFRef[]): PDFDict {
+  const copy = context.obj({}) as PDFDict;
+  for (const [key, value] of catalog.entries()) copy.set(key, value);
+  const existing = catalog.get(PDFName.of('AcroForm'));
+  const acroForm = context.obj({}) as PDFDict;
+  const resolved = existing instanceof PDFRef ? context.lookup(existing) : existing;
+  if (resolved instanceof PDFDict) for (const [key, value] of resolved.entries()) acroForm.set(key, value);
+  const oldFields = acroForm.get(PDFName.of('Fields'));
+  const oldList = oldFields instanceof PDFRef ? context.lookup(oldFields) : oldFields;
+  const list = oldList instanceof PDFArray ? oldList.asArray() : [];
+  acroForm.set(PDFName.of('Fields'), context.obj([...list, ...fields]));
+  acroForm.set(PDFName.of('SigFlags'), context.obj(1));
+  copy.set(PDFName.of('AcroForm'), acroForm);
+  return copy;
+}
+
+/** "Placeholders only": blank pages of the template's size, built once and used as the base. */
+async function blankTemplate(bytes: Uint8Array, repair: boolean): Promise<Template> {
+  const source = await loadTemplate(bytes, { repair: true }).catch((error) => {
+    if (!repair && error instanceof SheafError && error.code === 'template/damaged') return loadTemplate(bytes, { repair: true });
+    throw error;
+  });
+  const blank = await PDFDocument.create({ updateMetadata: false });
+  for (const page of source.pages) {
+    const added = blank.addPage([page.mediaBox[2] - page.mediaBox[0], page.mediaBox[3] - page.mediaBox[1]]);
+    added.setMediaBox(page.mediaBox[0], page.mediaBox[1], page.mediaBox[2] - page.mediaBox[0], page.mediaBox[3] - page.mediaBox[1]);
+    const [x0, y0, x1, y1] = page.cropBox;
+    added.setCropBox(x0, y0, x1 - x0, y1 - y0);
+    added.setRotation({ type: 'degrees', angle: page.rotation } as never);
+  }
+  return loadTemplate(await blank.save({ useObjectStreams: false }));
+}
+
+export type { Placeholder };

@@ -1,0 +1,108 @@
+/**
+ * Loads a template once per merge: parses it with pdf-lib, reads each page's geometry, resources and
+ * contents, and settles the bytes every output is appended to (the original when its xref chain is
+ * sound, a clean rewrite when the user asked for repair).
+ */
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFRef, PDFStream } from 'pdf-lib';
+import { MAX_UPLOAD_BYTES, SheafError } from '@sheaf/shared';
+import { indexOf } from './bytes.ts';
+import { normaliseRect, pageGeometry, type PageGeometry, type Rect } from './geometry.ts';
+import { readXrefChain, type XrefChain } from './xref.ts';
+
+export interface TemplatePage extends PageGeometry {
+  index: number;
+  ref: PDFRef;
+  dict: PDFDict;
+  /** Effective (possibly inherited) resources, resolved to a dictionary. */
+  resources: PDFDict;
+  /** The page's content streams, in order. */
+  contents: PDFRef[];
+}
+
+export interface Template {
+  doc: PDFDocument;
+  /** Bytes every incremental update is appended to. */
+  base: Uint8Array;
+  chain: XrefChain;
+  pages: TemplatePage[];
+  /** True when the base is a rewrite of a damaged original. */
+  repaired: boolean;
+}
+
+export interface LoadTemplateOptions {
+  /** Rewrite a damaged file instead of refusing it. */
+  repair?: boolean;
+}
+
+export async function loadTemplate(bytes: Uint8Array, options: LoadTemplateOptions = {}): Promise<Template> {
+  checkTemplateBytes(bytes);
+  const original = await parse(bytes);
+  const reading = readXrefChain(bytes);
+  if (reading.sound) return describe(original, bytes, reading.chain, false);
+  if (!options.repair) throw new SheafError('template/damaged', { detail: reading.reason });
+  // pdf-lib reads objects front to back, so it recovers what a broken xref hides; its rewrite is sound.
+  const rewritten = await original.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false });
+  const again = readXrefChain(rewritten);
+  if (!again.sound) throw new SheafError('template/corrupt', { detail: again.reason });
+  return describe(await parse(rewritten), rewritten, again.chain, true);
+}
+
+/** Size, emptiness and magic-byte checks, before any parsing. */
+export function checkTemplateBytes(bytes: Uint8Array): void {
+  if (bytes.length === 0) throw new SheafError('template/empty');
+  if (bytes.length > MAX_UPLOAD_BYTES) throw new SheafError('template/too-large', { maxMb: MAX_UPLOAD_BYTES / 1_048_576 });
+  // Readers accept up to 1 KB of junk before the header.
+  if (indexOf(bytes, '%PDF-', 0, 1024 + 5) < 0) throw new SheafError('template/wrong-type');
+}
+
+async function parse(bytes: Uint8Array): Promise<PDFDocument> {
+  let doc: PDFDocument;
+  try {
+    doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });
+  } catch (error) {
+    throw new SheafError('template/corrupt', { detail: error instanceof Error ? error.message : String(error) }, { cause: error });
+  }
+  if (doc.isEncrypted) throw new SheafError('template/encrypted');
+  let count: number;
+  try {
+    count = doc.getPageCount();
+  } catch (error) {
+    throw new SheafError('template/corrupt', { detail: 'the page tree cannot be read' }, { cause: error });
+  }
+  if (count === 0) throw new SheafError('template/no-pages');
+  return doc;
+}
+
+function describe(doc: PDFDocument, base: Uint8Array, chain: XrefChain, repaired: boolean): Template {
+  // pdf-lib forgets object-stream and xref-stream containers; new objects must not reuse their numbers.
+  doc.context.largestObjectNumber = Math.max(doc.context.largestObjectNumber, chain.size - 1);
+  const pages = doc.getPages().map((page, index): TemplatePage => {
+    const node = page.node;
+    const mediaBox = rectOf(node.MediaBox()) ?? ([0, 0, 612, 792] as Rect);
+    const cropBox = rectOf(node.CropBox());
+    const rotate = node.Rotate()?.asNumber() ?? 0;
+    return {
+      index,
+      ref: page.ref,
+      dict: node,
+      resources: node.Resources() ?? doc.context.obj({}),
+      contents: contentRefs(doc, node),
+      ...pageGeometry(mediaBox, cropBox, rotate),
+    };
+  });
+  return { doc, base, chain, pages, repaired };
+}
+
+function rectOf(array: PDFArray | undefined): Rect | undefined {
+  if (!array || array.size() < 4) return undefined;
+  const numbers = array.asArray().map((item) => (item instanceof PDFNumber ? item.asNumber() : NaN));
+  return numbers.every(Number.isFinite) ? normaliseRect(numbers) : undefined;
+}
+
+function contentRefs(doc: PDFDocument, node: PDFDict): PDFRef[] {
+  const contents = node.get(PDFName.of('Contents'));
+  const resolved = contents instanceof PDFRef ? doc.context.lookup(contents) : contents;
+  if (contents instanceof PDFRef && (resolved instanceof PDFStream || resolved instanceof PDFRawStream)) return [contents];
+  if (resolved instanceof PDFArray) return resolved.asArray().filter((item): item is PDFRef => item instanceof PDFRef);
+  return [];
+}
