@@ -1,7 +1,7 @@
-/**
- * Sheaf's own candidates for the PDF workloads, run like the peers (contract: BenchCandidate in
- * types.ts). Empty until the engine's bench scripts exist; the lead fills this list.
- */
+/** Sheaf's own candidates for the PDF workloads, run like the peers (contract: BenchCandidate in types.ts). */
 import type { BenchCandidate } from './types.ts';
 
-export const sheafCandidates: readonly BenchCandidate[] = [];
+export const sheafCandidates: readonly BenchCandidate[] = [
+  { workload: 'per-row', tool: 'sheaf', script: 'sheaf/per-row.ts' },
+  { workload: 'combined', tool: 'sheaf', script: 'sheaf/combined.ts' },
+];

@@ -8,7 +8,7 @@ import { PDFName, PDFRef, decodePDFRawStream, PDFRawStream, type PDFDict, type P
 import { zlibSync } from 'fflate';
 import { ascii, concatBytes } from '../pdf/bytes.ts';
 import { classicXrefSection, serializeObject, xrefStreamSection, type XrefPlacement } from '../pdf/writer.ts';
-import { catalogWithFields, type MergePlan } from './plan.ts';
+import { updatedCatalog, type MergePlan } from './plan.ts';
 import { drawPage } from './rowDrawing.ts';
 import { resourcesWith } from './pageObjects.ts';
 import { streamObject } from './streams.ts';
@@ -51,8 +51,12 @@ export class CombinedWriter {
     this.shared = concatBytes(parts);
   }
 
-  /** Streams the whole document of `rows` (data-row indices, in order). */
-  *write(rows: readonly number[]): Generator<Uint8Array> {
+  /** Streams the whole document of `rows` (data-row indices, in order), in chunks of about 64 KB. */
+  write(rows: readonly number[]): Generator<Uint8Array> {
+    return batched(this.objects(rows));
+  }
+
+  private *objects(rows: readonly number[]): Generator<Uint8Array> {
     const { plan } = this;
     const { context, template } = plan;
     const pageCount = rows.length * template.pages.length;
@@ -135,9 +139,8 @@ export class CombinedWriter {
     }
 
     const rootRef = template.chain.trailer.get(PDFName.of('Root')) as PDFRef;
-    const catalog = catalogWithFields(context, context.lookup(rootRef) as PDFDict, fields);
-    if (!fields.length) catalog.delete(PDFName.of('AcroForm'));
-    else (catalog.get(PDFName.of('AcroForm')) as PDFDict).set(PDFName.of('Fields'), context.obj(fields));
+    // Template fields cannot repeat across pages: combined output always flattens them.
+    const catalog = updatedCatalog(context, context.lookup(rootRef) as PDFDict, fields, true);
     for (const key of DROPPED_CATALOG_KEYS) catalog.delete(PDFName.of(key));
     catalog.set(PDFName.of('Pages'), PDFRef.of(rootPages > 0 ? rootPages : leaves[0]!));
     yield emit(rootRef.objectNumber, serializeObject(rootRef, catalog));
@@ -177,5 +180,29 @@ function pageForm(plan: MergePlan, page: TemplatePage): PDFRawStream {
 }
 
 function resourcesFor(plan: MergePlan, page: TemplatePage, form: PDFRef, images: Map<string, PDFRef>): PDFDict {
-  return resourcesWith(plan.context, page, { fonts: plan.fontRefs, xObjects: new Map([...images, [FORM_NAME, form]]) });
+  const xObjects = new Map([...plan.forms.xObjects(page.index), ...images, [FORM_NAME, form]]);
+  return resourcesWith(plan.context, page, { fonts: plan.fontRefs, xObjects });
+}
+
+/** Joins the many small objects into blocks so consumers make few, large writes. */
+function* batched(source: Iterable<Uint8Array>, blockSize = 65_536): Generator<Uint8Array> {
+  let parts: Uint8Array[] = [];
+  let length = 0;
+  for (const chunk of source) {
+    if (chunk.length >= blockSize) {
+      if (length) yield concatBytes(parts);
+      parts = [];
+      length = 0;
+      yield chunk;
+      continue;
+    }
+    parts.push(chunk);
+    length += chunk.length;
+    if (length >= blockSize) {
+      yield concatBytes(parts);
+      parts = [];
+      length = 0;
+    }
+  }
+  if (length) yield concatBytes(parts);
 }

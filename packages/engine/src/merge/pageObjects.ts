@@ -9,6 +9,8 @@ export interface PageExtras {
   xObjects?: ReadonlyMap<string, PDFRef>;
   /** Annotations to add (signature fields). */
   annotations?: readonly PDFRef[];
+  /** Annotation object numbers to drop (widgets of a flattened form). */
+  removedAnnotations?: ReadonlySet<number>;
 }
 
 function resolveDict(context: PDFContext, value: PDFObject | undefined): PDFDict | undefined {
@@ -46,11 +48,14 @@ export function updatedPageDict(context: PDFContext, page: TemplatePage, openRef
   for (const [key, value] of page.dict.entries()) dict.set(key, value);
   if (rowContentRef) dict.set(PDFName.of('Contents'), context.obj([openRef, ...page.contents, rowContentRef]));
   dict.set(PDFName.of('Resources'), resourcesWith(context, page, extras));
-  if (extras.annotations?.length) {
+  if (extras.annotations?.length || extras.removedAnnotations?.size) {
     const existing = page.dict.get(PDFName.of('Annots'));
     const resolved = existing instanceof PDFRef ? context.lookup(existing) : existing;
-    const items = resolved instanceof PDFArray ? resolved.asArray() : [];
-    dict.set(PDFName.of('Annots'), context.obj([...items, ...extras.annotations]));
+    const removed = extras.removedAnnotations;
+    const items = (resolved instanceof PDFArray ? resolved.asArray() : []).filter(
+      (item) => !(removed && item instanceof PDFRef && removed.has(item.objectNumber)),
+    );
+    dict.set(PDFName.of('Annots'), context.obj([...items, ...(extras.annotations ?? [])]));
   }
   return dict;
 }

@@ -12,9 +12,10 @@ import { loadTemplate, type Template, type TemplatePage } from '../pdf/template.
 import { pdfNumber } from '../pdf/bytes.ts';
 import { columnIndex, placePlaceholders, type PlacedPlaceholder } from './placed.ts';
 import { groupRows, selectRows } from './selection.ts';
-import { embedImages, type MergeImages } from './images.ts';
+import { embedImages } from './images.ts';
 import { isTextLike, placeholderText, type DrawContext } from './rowDrawing.ts';
 import { createFileNamer } from './fileNames.ts';
+import { planForms, type FormPlan } from './forms.ts';
 import { watermarkStyle, watermarkOperators } from './watermark.ts';
 import type { MergeInput } from './types.ts';
 import type { SheetData } from '../sheet/types.ts';
@@ -38,6 +39,7 @@ export interface MergePlan {
   fileName: (row: number) => string;
   passwords: (row: number) => { userPassword: string; ownerPassword: string } | undefined;
   signatures: SignaturePlan;
+  forms: FormPlan;
 }
 
 export interface SignaturePlan {
@@ -57,18 +59,24 @@ export async function buildPlan(input: MergeInput): Promise<MergePlan> {
     ? await blankTemplate(input.template, options.isTryRepair)
     : await loadTemplate(input.template, { repair: options.isTryRepair });
   const context = template.doc.context;
-  const placed = placePlaceholders(input.placeholders, sheet, template.pages);
+  const flatten = options.isCombinedOutput || !options.isKeepFormOutput;
+  let fontRefs = new Map<string, PDFRef>();
+  const fonts = new FontRegistry({ customFonts: input.fonts ?? new Map(), fallbackFonts: input.fallbackFonts, resourcePrefix: 'Sheaf' });
+  const forms = planForms(template, sheet, flatten, () => fonts, () => fontRefs);
+  const placed = [...placePlaceholders(input.placeholders, sheet, template.pages), ...forms.placed];
   const groupBy = placed.find((p) => p.placeholder.type === 'multiple');
   const groups = groupRows(sheet, rows, groupBy?.column);
 
-  const fonts = new FontRegistry({ customFonts: input.fonts ?? new Map(), fallbackFonts: input.fallbackFonts });
   const textPlaced = placed.filter(isTextLike);
-  for (const row of rows) for (const p of textPlaced) fonts.collect(placeholderText(p, sheet, row), p.style);
+  for (const row of rows) {
+    for (const p of textPlaced) fonts.collect(placeholderText(p, sheet, row), p.style);
+    forms.collect(fonts, row);
+  }
   if (options.watermark) for (const page of template.pages) fonts.collect(options.watermark, watermarkStyle(page));
   fonts.freeze();
 
   const before = context.largestObjectNumber;
-  const fontRefs = fonts.embed(context);
+  fontRefs = fonts.embed(context);
   const sharedRefs: PDFRef[] = [];
   for (let n = before + 1; n <= context.largestObjectNumber; n++) sharedRefs.push(PDFRef.of(n));
 
@@ -78,7 +86,7 @@ export async function buildPlan(input: MergeInput): Promise<MergePlan> {
   const byPage = new Map<number, PlacedPlaceholder[]>();
   for (const p of placed) byPage.set(p.page.index, [...(byPage.get(p.page.index) ?? []), p]);
   const watermark = options.watermark;
-  const touchedPages = template.pages.filter((page) => watermark || byPage.has(page.index));
+  const touchedPages = template.pages.filter((page) => watermark || byPage.has(page.index) || forms.removedWidgets(page.index));
 
   const namer = createFileNamer(options.fileNamePattern, sheet.headers);
   const cell = (row: number) => (column: string) => {
@@ -99,7 +107,9 @@ export async function buildPlan(input: MergeInput): Promise<MergePlan> {
       fonts,
       images,
       watermark: watermark ? (page) => watermarkOperators(fonts, watermark, page) : () => '',
+      userSpaceOperators: (page, row) => forms.appearanceOperators(page.index, row),
     },
+    forms,
     fontRefs,
     sharedRefs,
     groups,
@@ -147,19 +157,26 @@ function signaturePlan(context: PDFContext, placed: PlacedPlaceholder[]): Signat
   };
 }
 
-/** The catalog with signature fields added to its AcroForm (a new dictionary; template untouched). */
-export function catalogWithFields(context: PDFContext, catalog: PDFDict, fields: PDFRef[]): PDFDict {
+/**
+ * The catalog with our signature fields added to its AcroForm, or with the template's fields gone
+ * when the form is flattened (a new dictionary; the template's stays untouched).
+ */
+export function updatedCatalog(context: PDFContext, catalog: PDFDict, signatureFields: PDFRef[], dropTemplateFields: boolean): PDFDict {
   const copy = context.obj({}) as PDFDict;
   for (const [key, value] of catalog.entries()) copy.set(key, value);
-  const existing = catalog.get(PDFName.of('AcroForm'));
+  if (dropTemplateFields) copy.delete(PDFName.of('AcroForm'));
+  if (!signatureFields.length) return copy;
+  const existing = dropTemplateFields ? undefined : catalog.get(PDFName.of('AcroForm'));
   const acroForm = context.obj({}) as PDFDict;
   const resolved = existing instanceof PDFRef ? context.lookup(existing) : existing;
   if (resolved instanceof PDFDict) for (const [key, value] of resolved.entries()) acroForm.set(key, value);
   const oldFields = acroForm.get(PDFName.of('Fields'));
   const oldList = oldFields instanceof PDFRef ? context.lookup(oldFields) : oldFields;
   const list = oldList instanceof PDFArray ? oldList.asArray() : [];
-  acroForm.set(PDFName.of('Fields'), context.obj([...list, ...fields]));
+  acroForm.set(PDFName.of('Fields'), context.obj([...list, ...signatureFields]));
   acroForm.set(PDFName.of('SigFlags'), context.obj(1));
+  // XFA would override the AcroForm fields we fill or add.
+  acroForm.delete(PDFName.of('XFA'));
   copy.set(PDFName.of('AcroForm'), acroForm);
   return copy;
 }

@@ -19,6 +19,8 @@ export interface DrawContext {
   images: MergeImages;
   /** Operators of the watermark in visual space, or ''. */
   watermark: (page: TemplatePage) => string;
+  /** Operators in the page's own user space (flattened form fields), or ''. */
+  userSpaceOperators: (page: TemplatePage, row: number) => string;
 }
 
 /** The text a text-like placeholder prints for a row. */
@@ -75,7 +77,8 @@ export function drawPage(ctx: DrawContext, page: TemplatePage, placedOnPage: rea
     }
   }
   body += ctx.watermark(page);
-  if (body === '') return '';
+  const userSpace = ctx.userSpaceOperators(page, row);
+  if (body === '') return userSpace;
   const [a, b, c, d, e, f] = page.visualToUser;
-  return `q ${a} ${b} ${c} ${d} ${pdfNumber(e)} ${pdfNumber(f)} cm\n${body}Q\n`;
+  return `${userSpace}q ${a} ${b} ${c} ${d} ${pdfNumber(e)} ${pdfNumber(f)} cm\n${body}Q\n`;
 }

@@ -6,7 +6,7 @@
 import { PDFName, PDFRef, type PDFDict, type PDFObject } from 'pdf-lib';
 import { ascii, concatBytes } from '../pdf/bytes.ts';
 import { classicXrefSection, serializeObject, xrefStreamSection, type TrailerFields, type XrefPlacement } from '../pdf/writer.ts';
-import { catalogWithFields, type MergePlan } from './plan.ts';
+import { updatedCatalog, type MergePlan } from './plan.ts';
 import { drawPage } from './rowDrawing.ts';
 import { updatedPageDict } from './pageObjects.ts';
 import { streamObject } from './streams.ts';
@@ -29,7 +29,7 @@ export class SeparateDocumentWriter {
   private readonly size: number;
 
   constructor(private readonly plan: MergePlan) {
-    const { context, template, touchedPages, fontRefs, byPage } = plan;
+    const { context, template, touchedPages, byPage } = plan;
     this.openRef = context.register(context.stream('q\n'));
     for (const page of touchedPages) this.contentRefs.set(page.index, context.nextRef());
 
@@ -44,7 +44,8 @@ export class SeparateDocumentWriter {
       this.widgetsByPage.set(placed.page.index, [...(this.widgetsByPage.get(placed.page.index) ?? []), ref]);
       sharedObjects.push([ref, context.lookup(ref)!]);
     }
-    if (widgets.length) sharedObjects.push([root, catalogWithFields(context, context.lookup(root) as PDFDict, widgets)]);
+    const dropForm = plan.forms.flatten && plan.forms.hasFields;
+    if (widgets.length || dropForm) sharedObjects.push([root, updatedCatalog(context, context.lookup(root) as PDFDict, widgets, dropForm)]);
 
     // Pages whose images change per row get their dictionary per row; the others share one.
     const hasImages = (page: TemplatePage) => (byPage.get(page.index) ?? []).some((p) => p.placeholder.type === 'image');
@@ -94,6 +95,7 @@ export class SeparateDocumentWriter {
       const operators = drawPage(plan.draw, page, plan.byPage.get(page.index) ?? [], row, (name) => usedImages.add(name));
       place(this.contentRefs.get(page.index)!.objectNumber, 0, streamObject(this.contentRefs.get(page.index)!.objectNumber, `Q\n${operators}`, plan.options.isCompressedOutput));
     }
+    for (const [ref, object] of plan.forms.rowObjects(row)) place(ref.objectNumber, ref.generationNumber, serializeObject(ref, object));
     if (this.perRowPages.length) {
       const xObjects = new Map<string, PDFRef>();
       for (const name of usedImages) {
@@ -116,8 +118,9 @@ export class SeparateDocumentWriter {
     const { context, fontRefs } = this.plan;
     return updatedPageDict(context, page, this.openRef, this.contentRefs.get(page.index), {
       fonts: fontRefs,
-      xObjects,
+      xObjects: new Map([...this.plan.forms.xObjects(page.index), ...xObjects]),
       annotations: this.widgetsByPage.get(page.index),
+      removedAnnotations: this.plan.forms.removedWidgets(page.index),
     });
   }
 }

@@ -5,12 +5,18 @@ import { ascii } from '../pdf/bytes.ts';
 const encoder = new TextEncoder();
 
 /**
+ * Below this, Flate saves a few dozen bytes per row but costs more CPU than everything else a row
+ * does (deflate sets up its tables per call), so short streams are stored as they are.
+ */
+const MIN_COMPRESSED_BYTES = 1024;
+
+/**
  * Content operators are ASCII except inside strings, which the text layer writes as hex; TextEncoder
  * then gives exactly one byte per character.
  */
 export function streamObject(objectNumber: number, operators: string, compress: boolean): Uint8Array {
   const raw = encoder.encode(operators);
-  const data = compress && raw.length > 64 ? zlibSync(raw, { level: 6 }) : raw;
+  const data = compress && raw.length >= MIN_COMPRESSED_BYTES ? zlibSync(raw, { level: 6 }) : raw;
   const filter = data === raw ? '' : ' /Filter /FlateDecode';
   const head = ascii(`${objectNumber} 0 obj\n<< /Length ${data.length}${filter} >>\nstream\n`);
   const tail = ascii('\nendstream\nendobj\n');

@@ -64,3 +64,15 @@ function intersect(a: Rect, b: Rect): Rect {
   // A crop box outside the media box is meaningless; viewers fall back to the media box.
   return rect[2] > rect[0] && rect[3] > rect[1] ? rect : b;
 }
+
+export function invert([a, b, c, d, e, f]: Matrix): Matrix {
+  const det = a * d - b * c;
+  return [d / det, -b / det, -c / det, a / det, (c * f - d * e) / det, (b * e - a * f) / det];
+}
+
+/** The bounding rectangle of `rect` transformed by `matrix`. */
+export function transformRect([a, b, c, d, e, f]: Matrix, [x0, y0, x1, y1]: Rect): Rect {
+  const xs = [a * x0 + c * y0 + e, a * x1 + c * y0 + e, a * x0 + c * y1 + e, a * x1 + c * y1 + e];
+  const ys = [b * x0 + d * y0 + f, b * x1 + d * y0 + f, b * x0 + d * y1 + f, b * x1 + d * y1 + f];
+  return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+}

@@ -1,0 +1,257 @@
+/**
+ * Template form fields: fields named like a heading are filled per row. Kept editable, a filled field
+ * gets its value and a fresh appearance per row; flattened (or in combined output, where fields
+ * cannot repeat), every widget's appearance is drawn into the page and the form removed.
+ */
+import { PDFDict, PDFHexString, PDFName, PDFRef, PDFStream, PDFNumber, PDFArray, type PDFContext, type PDFObject } from 'pdf-lib';
+import { PlaceholderSchema } from '@sheaf/shared';
+import { pdfNumber } from '../pdf/bytes.ts';
+import { invert, transformRect } from '../pdf/geometry.ts';
+import type { FontRegistry } from '../text/index.ts';
+import type { TextStyle } from '../text/types.ts';
+import type { SheetData } from '../sheet/types.ts';
+import type { Template, TemplatePage } from '../pdf/template.ts';
+import { readFormFields, resolve, type FormField, type FormWidget } from './formFields.ts';
+import { columnIndex, type PlacedPlaceholder } from './placed.ts';
+
+const TRUTHY = new Set(['true', 'yes', 'y', 'x', '1', 'on', 'checked', '✓', '✔', 'ja', 'oui', 'sí', 'si', '是']);
+const HIDDEN_FLAG = 2;
+
+export interface FormPlan {
+  flatten: boolean;
+  /** Whether the template has any field at all (flattening then changes the catalog). */
+  hasFields: boolean;
+  /** Flatten: matched text and choice fields, drawn like text placeholders. */
+  placed: PlacedPlaceholder[];
+  /** Flatten: widget object numbers to drop from each page's /Annots. */
+  removedWidgets(pageIndex: number): ReadonlySet<number> | undefined;
+  /** Flatten: appearance forms to add to each page's /XObject resources. */
+  xObjects(pageIndex: number): ReadonlyMap<string, PDFRef>;
+  /** Flatten: user-space operators drawing the widgets' appearances for a row. */
+  appearanceOperators(pageIndex: number, row: number): string;
+  /** Keep: the field, widget and appearance objects that carry a row's values. */
+  rowObjects(row: number): Array<[PDFRef, PDFObject]>;
+  /** Keep: text each row shows in fields, for font collection. */
+  collect(fonts: FontRegistry, row: number): void;
+}
+
+interface MatchedField {
+  field: FormField;
+  column: number;
+  style: TextStyle;
+  /** Keep mode: one appearance stream object per widget, reused by every row. */
+  appearanceRefs: PDFRef[];
+}
+
+export function planForms(template: Template, sheet: SheetData, flatten: boolean, fonts: () => FontRegistry, fontRefs: () => Map<string, PDFRef>): FormPlan {
+  const context = template.doc.context;
+  const fields = readFormFields(template);
+  const matched: MatchedField[] = [];
+  for (const field of fields) {
+    const column = columnIndex(sheet, field.name) ?? columnIndex(sheet, field.name.split('.').pop()!);
+    if (column === undefined || (field.kind !== 'Tx' && field.kind !== 'Ch' && field.kind !== 'Btn')) continue;
+    matched.push({ field, column, style: styleOf(field), appearanceRefs: flatten ? [] : field.widgets.map(() => context.nextRef()) });
+  }
+  const matchedByField = new Map(matched.map((m) => [m.field.ref.objectNumber, m]));
+
+  const placed: PlacedPlaceholder[] = [];
+  const removed = new Map<number, Set<number>>();
+  const forms = new Map<number, Map<string, PDFRef>>();
+  /** Per page: draws for a row; built once. */
+  const drawers = new Map<number, Array<(row: number) => string>>();
+  if (flatten) {
+    let formCount = 0;
+    const formName = (ref: PDFRef, pageIndex: number) => {
+      const names = forms.get(pageIndex) ?? new Map<string, PDFRef>();
+      forms.set(pageIndex, names);
+      for (const [name, existing] of names) if (existing === ref) return name;
+      const name = `SheafAP${++formCount}`;
+      names.set(name, ref);
+      return name;
+    };
+    for (const field of fields) {
+      const match = matchedByField.get(field.ref.objectNumber);
+      for (const widget of field.widgets) {
+        const page = template.pages[widget.pageIndex]!;
+        removed.set(page.index, (removed.get(page.index) ?? new Set()).add(widget.ref.objectNumber));
+        if (hidden(widget)) continue;
+        const list = drawers.get(page.index) ?? [];
+        drawers.set(page.index, list);
+        if (match && field.kind !== 'Btn') {
+          placed.push(textPlaceholder(match, widget, page));
+          continue;
+        }
+        const states = appearanceStates(context, widget.dict);
+        if (match) {
+          const on = onState(states);
+          const onOps = on ? appearanceOps(context, widget, states.get(on)!, formName(states.get(on)!, page.index)) : '';
+          const off = states.get('Off');
+          const offOps = off ? appearanceOps(context, widget, off, formName(off, page.index)) : '';
+          list.push((row) => (checked(sheet.text(row, match.column), on) ? onOps : offOps));
+        } else {
+          const current = currentAppearance(context, widget.dict, states);
+          if (current) {
+            const ops = appearanceOps(context, widget, current, formName(current, page.index));
+            list.push(() => ops);
+          }
+        }
+      }
+    }
+  }
+
+  return {
+    flatten,
+    hasFields: fields.length > 0,
+    placed,
+    removedWidgets: (pageIndex) => removed.get(pageIndex),
+    xObjects: (pageIndex) => forms.get(pageIndex) ?? new Map(),
+    appearanceOperators: (pageIndex, row) => (drawers.get(pageIndex) ?? []).map((draw) => draw(row)).join(''),
+    collect(registry, row) {
+      if (flatten) return;
+      for (const m of matched) if (m.field.kind !== 'Btn') registry.collect(sheet.text(row, m.column), m.style);
+    },
+    rowObjects(row) {
+      if (flatten) return [];
+      const objects: Array<[PDFRef, PDFObject]> = [];
+      for (const m of matched) objects.push(...filledField(context, m, sheet.text(row, m.column), fonts(), fontRefs()));
+      return objects;
+    },
+  };
+}
+
+/** A filled field's objects for one row: the field with /V, each widget with its appearance. */
+function filledField(context: PDFContext, m: MatchedField, value: string, fonts: FontRegistry, fontRefs: Map<string, PDFRef>): Array<[PDFRef, PDFObject]> {
+  const { field } = m;
+  const fieldDict = copy(context, field.dict);
+  const objects: Array<[PDFRef, PDFObject]> = [[field.ref, fieldDict]];
+  if (field.kind === 'Btn') {
+    let chosen: string | undefined;
+    for (const widget of field.widgets) {
+      const states = appearanceStates(context, widget.dict);
+      const on = onState(states);
+      const isOn = field.widgets.length > 1 ? on !== undefined && on.toLowerCase() === value.trim().toLowerCase() : checked(value, on);
+      if (isOn) chosen = on;
+      const dict = widget.ref === field.ref ? fieldDict : copy(context, widget.dict);
+      dict.set(PDFName.of('AS'), PDFName.of(isOn && on ? on : 'Off'));
+      if (widget.ref !== field.ref) objects.push([widget.ref, dict]);
+    }
+    fieldDict.set(PDFName.of('V'), PDFName.of(chosen ?? 'Off'));
+    return objects;
+  }
+  fieldDict.set(PDFName.of('V'), PDFHexString.fromText(value));
+  field.widgets.forEach((widget, i) => {
+    const [x0, y0, x1, y1] = widget.rect;
+    const width = x1 - x0;
+    const height = y1 - y0;
+    const text = value === '' ? '' : fonts.draw(fonts.layout(value, m.style, { x: 2, y: 0, width: Math.max(1, width - 4), height }));
+    const stream = context.stream(`/Tx BMC\nq 1 1 ${pdfNumber(width - 2)} ${pdfNumber(height - 2)} re W n\n${text}Q\nEMC\n`, {
+      Type: 'XObject',
+      Subtype: 'Form',
+      BBox: [0, 0, Number(pdfNumber(width)), Number(pdfNumber(height))],
+      Resources: { Font: Object.fromEntries(fontRefs) },
+    });
+    const ref = m.appearanceRefs[i]!;
+    objects.push([ref, stream]);
+    const dict = widget.ref === field.ref ? fieldDict : copy(context, widget.dict);
+    dict.set(PDFName.of('AP'), context.obj({ N: ref }));
+    if (widget.ref !== field.ref) objects.push([widget.ref, dict]);
+  });
+  return objects;
+}
+
+function textPlaceholder(m: MatchedField, widget: FormWidget, page: TemplatePage): PlacedPlaceholder {
+  const [u0, v0, u1, v1] = transformRect(invert(page.visualToUser), widget.rect);
+  const box = { x: u0 + 2, y: v0, width: Math.max(1, u1 - u0 - 4), height: v1 - v0 };
+  const placeholder = PlaceholderSchema.parse({
+    id: `field:${m.field.name}`,
+    column: m.field.name,
+    pageNumber: page.index + 1,
+    relativeX: Math.min(1, Math.max(0, box.x / page.width)),
+    relativeY: Math.min(1, Math.max(0, 1 - (box.y + box.height) / page.height)),
+    relativeWidth: Math.min(1, Math.max(1e-6, box.width / page.width)),
+    relativeHeight: Math.min(1, Math.max(1e-6, box.height / page.height)),
+  });
+  return { placeholder, column: m.column, page, box, style: m.style };
+}
+
+/** The field's text style from its default appearance (/DA) and quadding (/Q). */
+function styleOf(field: FormField): TextStyle {
+  const font = /\/([^\s/]+)\s+([\d.]+)\s+Tf/.exec(field.da);
+  const size = font ? Number(font[2]) : 0;
+  const name = font?.[1]?.toLowerCase() ?? 'helv';
+  const family = name.startsWith('cour') ? 'Courier' : name.startsWith('tiro') || name.startsWith('times') ? 'Times New Roman' : 'Helvetica';
+  const rgb = /([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+rg/.exec(field.da);
+  const gray = /([\d.]+)\s+g(?:\s|$)/.exec(field.da);
+  const channels = rgb ? [rgb[1], rgb[2], rgb[3]] : gray ? [gray[1], gray[1], gray[1]] : ['0', '0', '0'];
+  const fill = `#${channels.map((c) => Math.round(Math.min(1, Number(c)) * 255).toString(16).padStart(2, '0')).join('')}`;
+  const q = field.dict.get(PDFName.of('Q'));
+  const quadding = q instanceof PDFNumber ? q.asNumber() : 0;
+  const height = field.widgets[0] ? field.widgets[0].rect[3] - field.widgets[0].rect[1] : 20;
+  return {
+    fontFamily: family,
+    fontStyle: 'normal',
+    // Size 0 means "auto" in forms: fit the box.
+    fontSize: size > 0 ? size : Math.min(12, height * 0.7),
+    align: quadding === 1 ? 'center' : quadding === 2 ? 'right' : 'left',
+    textDecoration: 'none',
+    fill,
+    wrap: false,
+    shrinkToFit: size === 0,
+  };
+}
+
+function appearanceStates(context: PDFContext, widget: PDFDict): Map<string, PDFRef> {
+  const states = new Map<string, PDFRef>();
+  const ap = resolve(context, widget.get(PDFName.of('AP')));
+  if (!(ap instanceof PDFDict)) return states;
+  const normal = ap.get(PDFName.of('N'));
+  if (normal instanceof PDFRef && context.lookup(normal) instanceof PDFStream) states.set('', normal);
+  const dict = resolve(context, normal);
+  if (dict instanceof PDFDict) {
+    for (const [key, value] of dict.entries()) if (value instanceof PDFRef) states.set(key.asString().slice(1), value);
+  }
+  return states;
+}
+
+function onState(states: Map<string, PDFRef>): string | undefined {
+  return [...states.keys()].find((state) => state !== 'Off' && state !== '');
+}
+
+function currentAppearance(context: PDFContext, widget: PDFDict, states: Map<string, PDFRef>): PDFRef | undefined {
+  if (states.has('')) return states.get('');
+  const as = resolve(context, widget.get(PDFName.of('AS')));
+  return as instanceof PDFName ? states.get(as.asString().slice(1)) : undefined;
+}
+
+function checked(value: string, on: string | undefined): boolean {
+  const text = value.trim().toLowerCase();
+  return TRUTHY.has(text) || (on !== undefined && text === on.toLowerCase());
+}
+
+function hidden(widget: FormWidget): boolean {
+  const flags = widget.dict.get(PDFName.of('F'));
+  return flags instanceof PDFNumber && (flags.asNumber() & HIDDEN_FLAG) !== 0;
+}
+
+/** Operators drawing an appearance form into the widget's rectangle (ISO 32000 12.5.5). */
+function appearanceOps(context: PDFContext, widget: FormWidget, ref: PDFRef, name: string): string {
+  const stream = context.lookup(ref);
+  if (!(stream instanceof PDFStream)) return '';
+  const numbers = (key: string, fallback: number[]) => {
+    const value = resolve(context, stream.dict.get(PDFName.of(key)));
+    return value instanceof PDFArray ? value.asArray().map((n) => (n instanceof PDFNumber ? n.asNumber() : 0)) : fallback;
+  };
+  const [b0 = 0, b1 = 0, b2 = 1, b3 = 1] = numbers('BBox', [0, 0, 1, 1]);
+  const matrix = numbers('Matrix', [1, 0, 0, 1, 0, 0]) as [number, number, number, number, number, number];
+  const [x0, y0, x1, y1] = transformRect(matrix, [b0, b1, b2, b3]);
+  const [r0, r1, r2, r3] = widget.rect;
+  const sx = x1 - x0 === 0 ? 1 : (r2 - r0) / (x1 - x0);
+  const sy = y1 - y0 === 0 ? 1 : (r3 - r1) / (y1 - y0);
+  return `q ${pdfNumber(sx)} 0 0 ${pdfNumber(sy)} ${pdfNumber(r0 - x0 * sx)} ${pdfNumber(r1 - y0 * sy)} cm /${name} Do Q\n`;
+}
+
+function copy(context: PDFContext, dict: PDFDict): PDFDict {
+  const out = context.obj({}) as PDFDict;
+  for (const [key, value] of dict.entries()) out.set(key, value);
+  return out;
+}
