@@ -41,8 +41,9 @@ describe('createFileNamer', () => {
     expect(nameRows('{{last}}', [{ Last: 'Smith' }])).toEqual(['Smith.pdf']);
   });
 
-  it('removes characters that Windows, macOS or Linux refuse', () => {
-    expect(nameRows('{{Last}}', [{ Last: 'a/b\\c:d*e?f"g<h>i|j' }])).toEqual(['abcdefghij.pdf']);
+  it('replaces characters that Windows, macOS or Linux refuse with a dash', () => {
+    expect(nameRows('{{Last}}', [{ Last: 'a/b\\c:d*e?f"g<h>i|j' }])).toEqual(['a-b-c-d-e-f-g-h-i-j.pdf']);
+    expect(nameRows('{{City}}', [{ City: '12/03/2024' }])).toEqual(['12-03-2024.pdf']);
     expect(nameRows('{{Last}}', [{ Last: 'Line one\nLine\ttwo\u0000\u007f' }])).toEqual(['Line one Line two.pdf']);
     expect(nameRows('{{Last}}', [{ Last: 'invoice\u202Efdp.exe' }])).toEqual(['invoicefdp.exe.pdf']);
     expect(nameRows('{{Last}}', [{ Last: 'half \ud83d pair' }])).toEqual(['half pair.pdf']);

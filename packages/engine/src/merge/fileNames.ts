@@ -7,7 +7,7 @@ export type FileNamer = (rowValues: (column: string) => string, rowNumber: numbe
 const MAX_NAME_BYTES = 150;
 const EXTENSION = '.pdf';
 
-/** Characters Windows, macOS or Linux refuse in names. */
+/** Characters some operating system refuses in a name; a dash keeps dates like 12/03/2024 readable. */
 const FORBIDDEN = /[/\\:*?"<>|]/g;
 /** Control characters (C0, DEL, C1): line breaks and tabs in a cell become spaces. */
 // eslint-disable-next-line no-control-regex -- control characters are what this finds
@@ -62,11 +62,13 @@ function safeBaseName(raw: string): string {
     .replace(CONTROL, ' ')
     .replace(BIDI_CONTROL, '')
     .replace(LONE_SURROGATE, '')
-    .replace(FORBIDDEN, '')
+    .replace(FORBIDDEN, '-')
     .replace(SPACES, ' ')
     .replace(EDGE_DOTS_AND_SPACES, '');
   // The pattern may end in ".pdf" itself; the extension is added once, below.
   if (PDF_EXTENSION.test(name)) name = name.slice(0, -EXTENSION.length).replace(EDGE_DOTS_AND_SPACES, '');
+  // Nothing but dashes, dots and spaces left (a cell of "?*:") is no name at all.
+  if (!/[^\s.-]/.test(name)) return '';
   const stem = name.split('.', 1)[0].trimEnd();
   if (RESERVED.test(stem)) name = `_${name}`;
   return name;

@@ -5,7 +5,7 @@
  */
 import { SheafError, isSheafError } from '@sheaf/shared';
 import { concatBytes } from '../pdf/bytes.ts';
-import { encryptPdf } from '../security/index.ts';
+import { createTemplateEncryptor, encryptPdf } from '../security/index.ts';
 import { buildPlan, type MergePlan } from './plan.ts';
 import { SeparateDocumentWriter } from './separate.ts';
 import { CombinedWriter } from './combined.ts';
@@ -53,6 +53,8 @@ export async function prepareMerge(input: MergeInput): Promise<PreparedMerge> {
 
 function* separateDocuments(plan: MergePlan, issues: RowIssue[]): Generator<OutputDocument> {
   const single = new SeparateDocumentWriter(plan);
+  // Encrypted documents are rewritten whole; the template is read for that once, not per row.
+  let encryptor: ReturnType<typeof createTemplateEncryptor> | undefined;
   const grouped = plan.groups.some((group) => group.length > 1) ? new CombinedWriter(plan) : undefined;
   for (const group of plan.groups) {
     const missing = missingImageRows(plan, group);
@@ -66,7 +68,11 @@ function* separateDocuments(plan: MergePlan, issues: RowIssue[]): Generator<Outp
     if (group.length === 1) chunks = single.write(first).chunks;
     else chunks = [...grouped!.write(group)];
     const passwords = plan.passwords(first);
-    if (passwords) {
+    if (passwords && group.length === 1) {
+      encryptor ??= createTemplateEncryptor(plan.template.base);
+      chunks = [encryptor.encrypt(concatBytes(chunks.slice(1)), passwords)];
+      sharedPrefixChunks = 0;
+    } else if (passwords) {
       chunks = [encryptPdf(concatBytes(chunks), passwords)];
       sharedPrefixChunks = 0;
     }
