@@ -36,13 +36,13 @@ export async function writeCombined(out: string, chunks: Iterable<Uint8Array>): 
   });
 }
 
-export async function writeZip(out: string, documents: Iterable<OutputDocument>, onDocument: (done: number) => void): Promise<{ documents: number; bytes: number }> {
+export async function writeZip(out: string, documents: Iterable<OutputDocument> | AsyncIterable<OutputDocument>, onDocument: (done: number) => void): Promise<{ documents: number; bytes: number }> {
   return withPartialFile(out, async (stream) => {
     const zip = new ZipWriter((chunk) => put(stream, chunk));
     // Every document starts with the same template bytes: their CRC is computed once.
     let prefixCrc: { chunks: Uint8Array[]; crc: number } | undefined;
     let count = 0;
-    for (const document of documents) {
+    for await (const document of documents) {
       const shared = document.chunks.slice(0, document.sharedPrefixChunks);
       if (shared.length && (!prefixCrc || shared.some((chunk, i) => chunk !== prefixCrc!.chunks[i]))) {
         prefixCrc = { chunks: shared, crc: shared.reduce((crc, chunk) => crc32(chunk, crc), 0) };

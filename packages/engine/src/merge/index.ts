@@ -12,6 +12,8 @@ import { CombinedWriter } from './combined.ts';
 import type { MergeInput, RowIssue } from './types.ts';
 
 export interface OutputDocument {
+  /** Position of the document in the merge, from 0. */
+  index: number;
   /** Safe, unique file name ending in .pdf. */
   fileName: string;
   /** Excel row numbers that went into it. */
@@ -31,10 +33,20 @@ export interface PreparedMerge {
   readonly isCombined: boolean;
   /** Per-row problems found so far (rows skipped, e.g. a missing image). */
   readonly issues: RowIssue[];
-  /** The separate documents, made lazily one at a time. */
-  documents(): Generator<OutputDocument>;
+  /**
+   * The separate documents, made lazily one at a time. With a partition, only the documents of this
+   * worker's batches are made (names still account for every document, so they stay unique).
+   */
+  documents(partition?: Partition): Generator<OutputDocument>;
   /** The combined document as chunks, made lazily. */
   combined(): Generator<Uint8Array>;
+}
+
+/** Documents are dealt to `count` workers in batches: batch b goes to worker b % count. */
+export interface Partition {
+  index: number;
+  count: number;
+  batchSize: number;
 }
 
 export async function prepareMerge(input: MergeInput): Promise<PreparedMerge> {
@@ -46,23 +58,28 @@ export async function prepareMerge(input: MergeInput): Promise<PreparedMerge> {
     rowCount,
     isCombined: plan.options.isCombinedOutput,
     issues,
-    documents: () => separateDocuments(plan, issues),
+    documents: (partition) => separateDocuments(plan, issues, partition),
     combined: () => combinedDocument(plan, issues),
   };
 }
 
-function* separateDocuments(plan: MergePlan, issues: RowIssue[]): Generator<OutputDocument> {
+function* separateDocuments(plan: MergePlan, issues: RowIssue[], partition?: Partition): Generator<OutputDocument> {
   const single = new SeparateDocumentWriter(plan);
   // Encrypted documents are rewritten whole; the template is read for that once, not per row.
   let encryptor: ReturnType<typeof createTemplateEncryptor> | undefined;
   const grouped = plan.groups.some((group) => group.length > 1) ? new CombinedWriter(plan) : undefined;
-  for (const group of plan.groups) {
+  for (let index = 0; index < plan.groups.length; index++) {
+    const group = plan.groups[index]!;
+    const first = group[0]!;
+    // Every group is named, in order, in every worker, so names come out the same and unique.
+    const fileName = plan.fileName(first);
+    const mine = !partition || Math.floor(index / partition.batchSize) % partition.count === partition.index;
+    if (!mine) continue;
     const missing = missingImageRows(plan, group);
     if (missing.length) {
       issues.push(...missing);
       continue;
     }
-    const first = group[0]!;
     let chunks: Uint8Array[];
     let sharedPrefixChunks = 2;
     if (group.length === 1) chunks = single.write(first).chunks;
@@ -77,7 +94,8 @@ function* separateDocuments(plan: MergePlan, issues: RowIssue[]): Generator<Outp
       sharedPrefixChunks = 0;
     }
     yield {
-      fileName: plan.fileName(first),
+      index,
+      fileName,
       rowNumbers: group.map((row) => plan.sheet.rowNumber(row)),
       chunks,
       byteLength: chunks.reduce((sum, chunk) => sum + chunk.length, 0),

@@ -1,2 +1,4 @@
 /** Node-only adapters of the engine (file system access for bundled assets). */
 export { loadBundledFallbackFonts } from './fonts.ts';
+export { mergeDocumentsInParallel, type ParallelOptions, type ParallelMerge } from './parallel.ts';
+export { useNativeCrypto } from './nativeCrypto.ts';

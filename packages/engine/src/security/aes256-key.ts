@@ -6,6 +6,7 @@
 import { cbc, ecb } from '@noble/ciphers/aes.js';
 import { sha256, sha384, sha512 } from '@noble/hashes/sha2.js';
 import { bytesEqual, concatBytes, int32LE } from './bytes.ts';
+import { cryptoPrimitives } from './primitives.ts';
 
 export type Aes256Revision = 5 | 6;
 
@@ -14,8 +15,9 @@ const EMPTY = new Uint8Array(0);
 
 /** Algorithm 2.B: the hash of revision 6, at least 64 rounds of AES-128-CBC and SHA-2. */
 export function hashR6(password: Uint8Array, salt: Uint8Array, userEntry: Uint8Array): Uint8Array {
+  const { sha256, sha384, sha512, aesCbcEncryptRaw } = cryptoPrimitives();
   let k = sha256(concatBytes(password, salt, userEntry));
-  let e = EMPTY;
+  let e: Uint8Array = EMPTY;
   for (let round = 0; round < 64 || e[e.length - 1] > round - 32; round++) {
     const blockLength = password.length + k.length + userEntry.length;
     const k1 = new Uint8Array(blockLength * 64);
@@ -23,7 +25,7 @@ export function hashR6(password: Uint8Array, salt: Uint8Array, userEntry: Uint8A
     k1.set(k, password.length);
     k1.set(userEntry, password.length + k.length);
     for (let copy = 1; copy < 64; copy++) k1.copyWithin(copy * blockLength, 0, blockLength);
-    e = cbc(k.subarray(0, 16), k.subarray(16, 32), { disablePadding: true }).encrypt(k1);
+    e = aesCbcEncryptRaw(k.subarray(0, 16), k.subarray(16, 32), k1);
     // The first 16 bytes as a big-endian number mod 3 equals their sum mod 3, since 256 = 1 (mod 3).
     let sum = 0;
     for (let i = 0; i < 16; i++) sum += e[i];

@@ -1,6 +1,7 @@
 /** The data ciphers of PDF encryption: RC4 and AES-CBC with the IV in front and PKCS#7 padding. */
 import { cbc } from '@noble/ciphers/aes.js';
 import { rc4 } from './rc4.ts';
+import { cryptoPrimitives } from './primitives.ts';
 
 /** How strings or streams are encrypted: per crypt filter (V4) or for the whole file. */
 export type CipherName = 'none' | 'RC4' | 'AES-128' | 'AES-256';
@@ -28,8 +29,13 @@ export function decryptData(cipher: CipherName, key: Uint8Array, data: Uint8Arra
 
 /** AES-CBC with PKCS#7 padding, written after `iv` in one buffer (the layout PDF stores). */
 export function aesEncrypt(key: Uint8Array, iv: Uint8Array, data: Uint8Array): Uint8Array {
-  const out = new Uint8Array(BLOCK + (data.length & ~(BLOCK - 1)) + BLOCK);
+  const padding = BLOCK - (data.length % BLOCK);
+  const padded = new Uint8Array(data.length + padding);
+  padded.set(data);
+  padded.fill(padding, data.length);
+  const encrypted = cryptoPrimitives().aesCbcEncryptRaw(key, iv.subarray(0, BLOCK), padded);
+  const out = new Uint8Array(BLOCK + encrypted.length);
   out.set(iv.subarray(0, BLOCK));
-  cbc(key, iv).encrypt(data, out.subarray(BLOCK));
+  out.set(encrypted, BLOCK);
   return out;
 }

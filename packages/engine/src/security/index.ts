@@ -14,3 +14,4 @@ export {
   type PreparedAes256Encryption,
 } from './aes256-encryption.ts';
 export { ALL_PERMISSIONS, READ_ONLY_PERMISSIONS, permissionBits, permissionsFromBits, type PdfPermissions } from './permissions.ts';
+export { useCryptoPrimitives, pureJsPrimitives, type CryptoPrimitives } from './primitives.ts';
