@@ -23,6 +23,7 @@ export const ERROR_MESSAGES = {
   'template/damaged': 'The template PDF is damaged ({detail}). Turn on "Repair PDF" to repair it.',
   'template/page-out-of-range': 'Placeholder "{name}" is on page {page}, but the template has {pages} pages.',
   'template/timeout': 'The template took too long to read. It may be damaged; try the repair option.',
+  'template/too-complex': 'The template needs more memory to read than is allowed. It may be damaged.',
 
   // Spreadsheets
   'sheet/empty-file': 'The file is empty.',

@@ -6,8 +6,8 @@ import { Command, Option } from 'commander';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PlaceholderListSchema, SheafError, type OutputOptionsInput, type RowSelection } from '@sheaf/shared';
-import { checkTemplateBytes, decryptPdf, inspectEncryption, prepareMerge, readSheet } from '@sheaf/engine';
-import { loadBundledFallbackFonts, mergeDocumentsInParallel, useNativeCrypto } from '@sheaf/engine/node';
+import { decryptPdf, inspectEncryption, prepareMerge, readSheet } from '@sheaf/engine';
+import { checkTemplateSafely, loadBundledFallbackFonts, mergeDocumentsInParallel, useNativeCrypto } from '@sheaf/engine/node';
 import { availableParallelism } from 'node:os';
 import { readNamedFiles } from './files.ts';
 import { writeCombined, writeZip } from './outputs.ts';
@@ -83,7 +83,8 @@ async function runMerge(templatePath: string, dataPath: string, flags: MergeFlag
     flags.images ? readNamedFiles(flags.images, ['.png', '.jpg', '.jpeg'], 'image') : new Map<string, Uint8Array>(),
   ]);
   const placeholders = parsePlaceholders(placeholderText, flags.placeholders);
-  checkTemplateBytes(templateBytes);
+  // Untrusted bytes are read first in a worker with a deadline and a memory cap.
+  await checkTemplateSafely({ bytes: templateBytes, password: flags.templatePassword, repair: Boolean(flags.repair) });
   const template = inspectEncryption(templateBytes)
     ? decryptPdf(templateBytes, flags.templatePassword ?? '')
     : templateBytes;

@@ -11,6 +11,7 @@ import { toTransferableSheet } from '../sheet/transfer.ts';
 import type { MergeInput, RowIssue } from '../merge/types.ts';
 import type { OutputDocument } from '../merge/index.ts';
 import type { WorkerMessage, WorkerRequest } from './mergeWorker.ts';
+import { tsBootstrap } from './guarded.ts';
 
 export interface ParallelOptions {
   /** Default: the machine's cores. */
@@ -87,13 +88,8 @@ function startWorker(request: WorkerRequest) {
   };
 }
 
-/**
- * Workers run the engine's TypeScript sources through tsx, like the command that started them: a
- * small bootstrap registers tsx in the worker, then loads the worker module.
- */
+/** Workers run the engine's TypeScript sources through tsx, like the command that started them. */
 function workerFor(entry: URL, request: WorkerRequest): Worker {
   if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { workerData: request });
-  const tsxApi = import.meta.resolve('tsx/esm/api');
-  const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`;
-  return new Worker(bootstrap, { eval: true, workerData: request });
+  return new Worker(tsBootstrap(entry), { eval: true, workerData: request });
 }
