@@ -97,9 +97,9 @@ export class EmbeddedFont {
     this.font = font;
     this.name = name;
     this.scale = 1 / font.unitsPerEm;
-    this.metrics = metricsOf(font);
+    this.metrics = this.guard(() => metricsOf(font));
     this.isCFF = Boolean(font.directory.tables['CFF ']);
-    this.widths = [font.getGlyph(0).advanceWidth * this.scale];
+    this.widths = [this.guard(() => font.getGlyph(0).advanceWidth) * this.scale];
   }
 
   /** Subset glyph id of a character (adding it to the subset), or MISSING. */
