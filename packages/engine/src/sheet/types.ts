@@ -6,14 +6,19 @@ export interface SheetData {
   readonly headers: readonly string[];
   /** Excel row number of the header row (1-based). */
   readonly headerRowNumber: number;
-  /** Number of data rows (rows after the header row, trailing empty rows dropped). */
+  /** Number of data rows: the non-empty rows after the header row (empty rows are dropped; each row keeps its Excel number). */
   readonly rowCount: number;
   /** Excel row number of data row `index` (0-based index into the data rows). */
   rowNumber(index: number): number;
   /** The cell as the user sees it in Excel: number formats applied, dates formatted, booleans TRUE/FALSE, formulas' cached results. "" for empty. */
   text(index: number, column: number): string;
-  /** The typed value: number for numbers (dates stay Date when the cell is a date), boolean, string, or null when empty. */
+  /**
+   * The typed value: number for numbers (dates stay Date when the cell is a date), boolean, string, or null when empty.
+   * A Date holds the cell's wall-clock date and time in UTC: read it with getUTC* (or toISOString()).
+   */
   value(index: number, column: number): CellValue;
+  /** The file format the sheet was read from (absent for tables built in memory). */
+  readonly format?: SheetFormat;
 }
 
 export type SheetFormat = 'xlsx' | 'xlsm' | 'xls' | 'ods' | 'csv';

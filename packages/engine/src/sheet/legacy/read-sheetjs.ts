@@ -1,0 +1,88 @@
+/**
+ * .xls and .ods through SheetJS (@e965/xlsx 0.20.3): the first sheet, read densely, with each number
+ * kept alongside the text SheetJS formatted for it (its number formats follow Excel's). The cells go
+ * into the same compact CellTable as every other format.
+ */
+import { SSF, read, type CellObject, type WorkBook } from '@e965/xlsx';
+import { SheafError } from '@sheaf/shared';
+import { CellKind, CellTableBuilder } from '../cells/cell-table.ts';
+import { GENERAL_FORMAT, NumberFormatter, isDateSerial } from '../cells/formats.ts';
+import { StringTable } from '../cells/string-table.ts';
+import { sheetDataFromTable } from '../cells/table-sheet.ts';
+import { corrupt } from '../limits.ts';
+import type { SheetData } from '../types.ts';
+
+export interface SheetJsReadOptions {
+  readonly headerRow: number;
+  readonly maxRows: number;
+}
+
+export function readWithSheetJs(bytes: Uint8Array, format: 'xls' | 'ods', options: SheetJsReadOptions): SheetData {
+  const workbook = parseWorkbook(bytes);
+  const name = workbook.SheetNames[0];
+  const sheet = name === undefined ? undefined : workbook.Sheets[name];
+  if (sheet === undefined) throw new SheafError('sheet/empty-sheet');
+  const date1904 = Boolean(workbook.Workbook?.WBProps?.date1904);
+  const strings = new StringTable();
+  const builder = new CellTableBuilder(options.headerRow, options.maxRows, true);
+  const rows: (CellObject[] | undefined)[] = sheet['!data'] ?? [];
+  for (let row = 0; row < rows.length; row++) {
+    const cells = rows[row];
+    if (cells === undefined) continue;
+    builder.startRow(row + 1);
+    for (let column = 0; column < cells.length; column++) {
+      const cell = cells[column];
+      if (cell !== undefined) addCell(builder, strings, column, cell);
+    }
+    builder.endRow();
+  }
+  const source = { strings, formatter: new NumberFormatter([GENERAL_FORMAT], date1904), date1904 };
+  return sheetDataFromTable(builder.finish(), source, options.headerRow, format);
+}
+
+function parseWorkbook(bytes: Uint8Array): WorkBook {
+  try {
+    return read(bytes, {
+      type: 'array',
+      dense: true,
+      cellDates: false,
+      cellNF: true,
+      cellText: true,
+      cellFormula: false,
+      cellHTML: false,
+      cellStyles: false,
+      sheetStubs: false,
+      bookVBA: false,
+      sheets: 0,
+    });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (/password|encrypt/i.test(message)) throw new SheafError('sheet/encrypted', {}, { cause: error });
+    throw corrupt(message.slice(0, 200), error);
+  }
+}
+
+function addCell(builder: CellTableBuilder, strings: StringTable, column: number, cell: CellObject): void {
+  const addText = (text: string): number => strings.addString(text);
+  switch (cell.t) {
+    case 'n': {
+      const value = cell.v as number;
+      const text = cell.w ?? SSF.format(cell.z ?? 'General', value);
+      const isDate = typeof cell.z === 'string' && SSF.is_date(cell.z) && isDateSerial(value);
+      builder.addCell(column, isDate ? CellKind.DateWithText : CellKind.NumberWithText, 0, value, addText(text));
+      return;
+    }
+    case 'b':
+      builder.addCell(column, CellKind.Boolean, 0, cell.v ? 1 : 0);
+      return;
+    case 's':
+    case 'e':
+    case 'd': {
+      const text = cell.t === 's' ? String(cell.v ?? '') : (cell.w ?? String(cell.v ?? ''));
+      if (text !== '') builder.addCell(column, CellKind.String, 0, addText(text));
+      return;
+    }
+    default:
+      return; // 'z': a stub without value
+  }
+}
