@@ -10,7 +10,8 @@ export async function main(argv: string[]): Promise<number> {
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
   let exitCode = 0;
-  program.addCommand(mergeCommand((code) => (exitCode = code)));
+  // Subcommands do not inherit exitOverride or the output settings unless told to.
+  program.addCommand(mergeCommand((code) => (exitCode = code)).copyInheritedSettings(program));
   try {
     await program.parseAsync(argv);
     return exitCode;

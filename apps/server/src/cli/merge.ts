@@ -5,7 +5,7 @@
 import { Command, Option } from 'commander';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PlaceholderListSchema, SheafError, type OutputOptionsInput, type RowSelection } from '@sheaf/shared';
+import { OutputOptionsSchema, PlaceholderListSchema, SheafError, type OutputOptions, type OutputOptionsInput, type RowSelection } from '@sheaf/shared';
 import { decryptPdf, inspectEncryption, prepareMerge, readSheet } from '@sheaf/engine';
 import { checkTemplateSafely, loadBundledFallbackFonts, mergeDocumentsInParallel, useNativeCrypto } from '@sheaf/engine/node';
 import { availableParallelism } from 'node:os';
@@ -83,14 +83,14 @@ async function runMerge(templatePath: string, dataPath: string, flags: MergeFlag
     flags.images ? readNamedFiles(flags.images, ['.png', '.jpg', '.jpeg'], 'image') : new Map<string, Uint8Array>(),
   ]);
   const placeholders = parsePlaceholders(placeholderText, flags.placeholders);
-  // Untrusted bytes are read first in a worker with a deadline and a memory cap.
+  // Untrusted bytes are read first in a worker with a deadline and a memory cap (it also asks for a
+  // missing template password and refuses wrong types).
   await checkTemplateSafely({ bytes: templateBytes, password: flags.templatePassword, repair: Boolean(flags.repair) });
-  const template = inspectEncryption(templateBytes)
-    ? decryptPdf(templateBytes, flags.templatePassword ?? '')
-    : templateBytes;
+  const encryption = inspectEncryption(templateBytes);
+  const template = encryption ? decryptPdf(templateBytes, flags.templatePassword ?? '') : templateBytes;
   const sheet = readSheet(dataBytes, { headerRow: flags.headerRow, fileName: path.basename(dataPath) });
   const rows: RowSelection = flags.rows === undefined ? { kind: 'all' } : { kind: 'specific', specificRowsNumbers: flags.rows };
-  const options: OutputOptionsInput = {
+  const options = parseOptions({
     isCombinedOutput: Boolean(flags.combined),
     isKeepFormOutput: !flags.flatten,
     isOnlyPlaceholdersOutput: Boolean(flags.placeholdersOnly),
@@ -101,7 +101,7 @@ async function runMerge(templatePath: string, dataPath: string, flags: MergeFlag
     passwordProtection: flags.passwordRead || flags.passwordModify
       ? { readPassword: flags.passwordRead ?? '', modifyPassword: flags.passwordModify ?? '' }
       : undefined,
-  };
+  });
 
   const input = { template, placeholders, sheet, rows, options, fonts, images, fallbackFonts };
   const merge = await prepareMerge(input);
@@ -133,6 +133,25 @@ async function readInput(file: string): Promise<Uint8Array> {
   } catch {
     throw new SheafError('generic/invalid-input', { detail: `cannot read ${file}` });
   }
+}
+
+function parseOptions(options: OutputOptionsInput): OutputOptions {
+  const parsed = OutputOptionsSchema.safeParse(options);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  throw new SheafError('generic/invalid-input', { detail: `${optionName(issue.path)}: ${issue.message}` });
+}
+
+/** The flag a user typed for an option the schema rejected. */
+function optionName(path: PropertyKey[]): string {
+  const key = path.join('.');
+  const flags: Record<string, string> = {
+    watermark: '--watermark',
+    fileNamePattern: '--file-name',
+    'passwordProtection.readPassword': '--password-read',
+    'passwordProtection.modifyPassword': '--password-modify',
+  };
+  return flags[key] ?? key;
 }
 
 function parsePlaceholders(text: string, file: string) {

@@ -5,6 +5,7 @@
  */
 import { SheafError, isSheafError } from '@sheaf/shared';
 import { concatBytes } from '../pdf/bytes.ts';
+import { fitsQrCode, QR_MAX_BYTES } from '../qr/index.ts';
 import { createTemplateEncryptor, encryptPdf } from '../security/index.ts';
 import { buildPlan, type MergePlan } from './plan.ts';
 import { SeparateDocumentWriter } from './separate.ts';
@@ -65,6 +66,7 @@ export async function prepareMerge(input: MergeInput): Promise<PreparedMerge> {
 
 function* separateDocuments(plan: MergePlan, issues: RowIssue[], partition?: Partition): Generator<OutputDocument> {
   const single = new SeparateDocumentWriter(plan);
+  const fileName = plan.newFileNamer();
   // Encrypted documents are rewritten whole; the template is read for that once, not per row.
   let encryptor: ReturnType<typeof createTemplateEncryptor> | undefined;
   const grouped = plan.groups.some((group) => group.length > 1) ? new CombinedWriter(plan) : undefined;
@@ -72,12 +74,12 @@ function* separateDocuments(plan: MergePlan, issues: RowIssue[], partition?: Par
     const group = plan.groups[index]!;
     const first = group[0]!;
     // Every group is named, in order, in every worker, so names come out the same and unique.
-    const fileName = plan.fileName(first);
+    const name = fileName(first);
     const mine = !partition || Math.floor(index / partition.batchSize) % partition.count === partition.index;
     if (!mine) continue;
-    const missing = missingImageRows(plan, group);
-    if (missing.length) {
-      issues.push(...missing);
+    const problems = rowProblems(plan, group);
+    if (problems.length) {
+      issues.push(...problems);
       continue;
     }
     let chunks: Uint8Array[];
@@ -95,7 +97,7 @@ function* separateDocuments(plan: MergePlan, issues: RowIssue[], partition?: Par
     }
     yield {
       index,
-      fileName,
+      fileName: name,
       rowNumbers: group.map((row) => plan.sheet.rowNumber(row)),
       chunks,
       byteLength: chunks.reduce((sum, chunk) => sum + chunk.length, 0),
@@ -107,8 +109,8 @@ function* separateDocuments(plan: MergePlan, issues: RowIssue[], partition?: Par
 function* combinedDocument(plan: MergePlan, issues: RowIssue[]): Generator<Uint8Array> {
   const rows: number[] = [];
   for (const group of plan.groups) {
-    const missing = missingImageRows(plan, group);
-    if (missing.length) issues.push(...missing);
+    const problems = rowProblems(plan, group);
+    if (problems.length) issues.push(...problems);
     else rows.push(...group);
   }
   if (rows.length === 0) throw new SheafError('merge/no-rows');
@@ -121,16 +123,30 @@ function* combinedDocument(plan: MergePlan, issues: RowIssue[]): Generator<Uint8
   yield encryptPdf(concatBytes([...writer.write(rows)]), passwords);
 }
 
-/** A row whose image cell names no supplied image is skipped with a clear per-row error. */
-function missingImageRows(plan: MergePlan, group: number[]): RowIssue[] {
+/**
+ * Rows that cannot be made as asked are skipped with a clear per-row error, and the others go on:
+ * an image cell naming no supplied image, a QR code text longer than a QR code holds.
+ */
+function rowProblems(plan: MergePlan, group: number[]): RowIssue[] {
   const issues: RowIssue[] = [];
+  const report = (row: number, error: SheafError) => {
+    const rowNumber = plan.sheet.rowNumber(row);
+    const message = error.message.startsWith('Row ') ? error.message : `Row ${rowNumber}: ${error.message}`;
+    issues.push({ rowNumber, code: error.code, message });
+  };
   for (const placed of plan.placed) {
-    if (placed.placeholder.type !== 'image') continue;
+    const { type, typeSettings } = placed.placeholder;
+    if (type !== 'image' && type !== 'qrcode') continue;
     for (const row of group) {
       const cell = plan.sheet.text(row, placed.column);
-      if (cell === '' || plan.draw.images.lookup(cell)) continue;
-      const error = new SheafError('merge/image-missing', { row: plan.sheet.rowNumber(row), image: cell });
-      issues.push({ rowNumber: plan.sheet.rowNumber(row), code: error.code, message: error.message });
+      if (cell === '') continue;
+      if (type === 'image' && !plan.draw.images.lookup(cell)) {
+        report(row, new SheafError('merge/image-missing', { row: plan.sheet.rowNumber(row), image: cell }));
+      }
+      const level = typeSettings.errorCorrection ?? 'M';
+      if (type === 'qrcode' && !fitsQrCode(cell, level)) {
+        report(row, new SheafError('merge/qr-too-long', { length: cell.length, max: QR_MAX_BYTES[level], level }));
+      }
     }
   }
   return issues;

@@ -36,7 +36,8 @@ export interface MergePlan {
   sharedRefs: PDFRef[];
   /** Data-row indices per output document (one per row unless grouped). */
   groups: number[][];
-  fileName: (row: number) => string;
+  /** A namer for one pass over the documents: names are unique within a pass, the same every pass. */
+  newFileNamer: () => (row: number) => string;
   passwords: (row: number) => { userPassword: string; ownerPassword: string } | undefined;
   signatures: SignaturePlan;
   forms: FormPlan;
@@ -49,7 +50,12 @@ export interface SignaturePlan {
 }
 
 export async function buildPlan(input: MergeInput): Promise<MergePlan> {
-  const options = OutputOptionsSchema.parse(input.options ?? {});
+  const parsed = OutputOptionsSchema.safeParse(input.options ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new SheafError('generic/invalid-input', { detail: `${issue.path.join('.')}: ${issue.message}` });
+  }
+  const options = parsed.data;
   const { sheet } = input;
   if (input.placeholders.length === 0) throw new SheafError('merge/no-placeholders');
   checkPasswords(options, sheet);
@@ -88,7 +94,7 @@ export async function buildPlan(input: MergeInput): Promise<MergePlan> {
   const watermark = options.watermark;
   const touchedPages = template.pages.filter((page) => watermark || byPage.has(page.index) || forms.removedWidgets(page.index));
 
-  const namer = createFileNamer(options.fileNamePattern, sheet.headers);
+  createFileNamer(options.fileNamePattern, sheet.headers); // refuses unknown tags now, not mid-merge
   const cell = (row: number) => (column: string) => {
     const index = columnIndex(sheet, column);
     return index === undefined ? '' : sheet.text(row, index);
@@ -113,7 +119,10 @@ export async function buildPlan(input: MergeInput): Promise<MergePlan> {
     fontRefs,
     sharedRefs,
     groups,
-    fileName: (row) => namer(cell(row), sheet.rowNumber(row)),
+    newFileNamer: () => {
+      const namer = createFileNamer(options.fileNamePattern, sheet.headers);
+      return (row) => namer(cell(row), sheet.rowNumber(row));
+    },
     passwords: passwordsFor(options, cell),
     signatures: signaturePlan(context, placed),
   };

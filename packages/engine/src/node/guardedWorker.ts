@@ -1,6 +1,6 @@
 /** Worker side of checkTemplateSafely: reads the template fully, reports pages or a catalogue error. */
 import { parentPort, workerData } from 'node:worker_threads';
-import { isSheafError } from '@sheaf/shared';
+import { SheafError, isSheafError } from '@sheaf/shared';
 import { decryptPdf, inspectEncryption } from '../security/index.ts';
 import { checkTemplateBytes, loadTemplate } from '../pdf/template.ts';
 
@@ -17,7 +17,9 @@ export type TemplateCheckReply =
 async function check(request: TemplateCheckRequest): Promise<TemplateCheckReply> {
   try {
     checkTemplateBytes(request.bytes);
-    const encrypted = inspectEncryption(request.bytes) !== null;
+    const encryption = inspectEncryption(request.bytes);
+    const encrypted = encryption !== null;
+    if (encryption && !encryption.opensWithoutPassword && request.password === undefined) throw new SheafError('template/encrypted');
     const plain = encrypted ? decryptPdf(request.bytes, request.password ?? '') : request.bytes;
     const template = await loadTemplate(plain, { repair: request.repair });
     return {

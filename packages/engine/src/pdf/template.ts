@@ -3,7 +3,7 @@
  * contents, and settles the bytes every output is appended to (the original when its xref chain is
  * sound, a clean rewrite when the user asked for repair).
  */
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFRef, PDFStream } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFInvalidObject, PDFName, PDFNumber, PDFRawStream, PDFRef, PDFStream, decodePDFRawStream } from 'pdf-lib';
 import { MAX_UPLOAD_BYTES, SheafError } from '@sheaf/shared';
 import { indexOf } from './bytes.ts';
 import { normaliseRect, pageGeometry, type PageGeometry, type Rect } from './geometry.ts';
@@ -38,13 +38,48 @@ export async function loadTemplate(bytes: Uint8Array, options: LoadTemplateOptio
   checkTemplateBytes(bytes);
   const original = await parse(bytes);
   const reading = readXrefChain(bytes);
-  if (reading.sound) return describe(original, bytes, reading.chain, false);
-  if (!options.repair) throw new SheafError('template/damaged', { detail: reading.reason });
+  // Outputs reuse the original bytes, so every flaw in them would reach every output.
+  const damage = reading.sound ? findDamage(original) : reading.reason;
+  if (damage === undefined && reading.sound) return describeOrRefuse(original, bytes, reading.chain, false);
+  if (!options.repair) throw new SheafError('template/damaged', { detail: damage! });
   // pdf-lib reads objects front to back, so it recovers what a broken xref hides; its rewrite is sound.
-  const rewritten = await original.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false });
+  let rewritten: Uint8Array;
+  try {
+    rewritten = await original.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false });
+  } catch (error) {
+    throw new SheafError('template/corrupt', { detail: error instanceof Error ? error.message : String(error) }, { cause: error });
+  }
   const again = readXrefChain(rewritten);
-  if (!again.sound) throw new SheafError('template/corrupt', { detail: again.reason });
-  return describe(await parse(rewritten), rewritten, again.chain, true);
+  const repaired = await parse(rewritten);
+  const left = again.sound ? findDamage(repaired) : again.reason;
+  if (left !== undefined || !again.sound) throw new SheafError('template/corrupt', { detail: left ?? 'unreadable' });
+  return describeOrRefuse(repaired, rewritten, again.chain, true);
+}
+
+/** Objects pdf-lib could not read, or page contents that do not decode: the file is damaged. */
+function findDamage(doc: PDFDocument): string | undefined {
+  for (const [ref, object] of doc.context.enumerateIndirectObjects()) {
+    if (object instanceof PDFInvalidObject) return `object ${ref.objectNumber} cannot be read`;
+  }
+  try {
+    for (const page of doc.getPages()) {
+      for (const ref of contentRefs(doc, page.node)) {
+        const stream = doc.context.lookup(ref);
+        if (stream instanceof PDFRawStream) decodePDFRawStream(stream).decode();
+      }
+    }
+  } catch (error) {
+    return `a page's content cannot be decoded (${error instanceof Error ? error.message : String(error)})`;
+  }
+  return undefined;
+}
+
+function describeOrRefuse(doc: PDFDocument, base: Uint8Array, chain: XrefChain, repaired: boolean): Template {
+  try {
+    return describe(doc, base, chain, repaired);
+  } catch (error) {
+    throw new SheafError('template/corrupt', { detail: error instanceof Error ? error.message : String(error) }, { cause: error });
+  }
 }
 
 /** Size, emptiness and magic-byte checks, before any parsing. */

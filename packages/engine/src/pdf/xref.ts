@@ -29,7 +29,8 @@ export interface XrefChain {
 
 export type XrefReading = { sound: true; chain: XrefChain } | { sound: false; reason: string };
 
-const OBJ_HEADER = /^\s*(\d+)\s+(\d+)\s+obj\b/;
+/** Strict: an xref offset must point at the object header itself, as readers resolve it. */
+const OBJ_HEADER = /^(\d+)\s+(\d+)\s+obj\b/;
 
 /** Reads and checks the xref chain. Never throws: a damaged file gives { sound: false }. */
 export function readXrefChain(bytes: Uint8Array): XrefReading {
@@ -41,6 +42,8 @@ export function readXrefChain(bytes: Uint8Array): XrefReading {
 }
 
 function readChain(bytes: Uint8Array): XrefReading {
+  // Offsets count from the first byte; a file with bytes before its header only works by luck.
+  if (indexOf(bytes, '%PDF-', 0, 5) !== 0) return { sound: false, reason: 'data before the %PDF header' };
   const tailStart = Math.max(0, bytes.length - 2048);
   const at = lastIndexOf(bytes, 'startxref');
   if (at < tailStart) return { sound: false, reason: 'no startxref near the end of the file' };
@@ -71,6 +74,8 @@ function readChain(bytes: Uint8Array): XrefReading {
   if (!newest) return { sound: false, reason: 'no xref section' };
   if (!newest.trailer.get(PDFName.of('Root'))) return { sound: false, reason: 'trailer without /Root' };
 
+  const missingEnd = objectWithoutEnd(bytes, entries);
+  if (missingEnd !== undefined) return { sound: false, reason: `object ${missingEnd} has no endobj` };
   for (const [number, entry] of entries) {
     if (entry.type === 1 && !objectStartsAt(bytes, entry.offset, number)) {
       return { sound: false, reason: `object ${number} is not at offset ${entry.offset}` };
@@ -84,6 +89,17 @@ function readChain(bytes: Uint8Array): XrefReading {
   const largest = Math.max(0, ...entries.keys());
   if (size <= largest) return { sound: false, reason: '/Size smaller than the objects present' };
   return { sound: true, chain: { startxref, newestIsStream: newest.isStream, trailer: newest.trailer, entries, size } };
+}
+
+/** The first object whose bytes run into the next object (or the end) without `endobj`. */
+function objectWithoutEnd(bytes: Uint8Array, entries: Map<number, XrefEntry>): number | undefined {
+  const placed = [...entries].filter(([, entry]) => entry.type === 1).sort((a, b) => a[1].offset - b[1].offset);
+  for (let i = 0; i < placed.length; i++) {
+    const [number, { offset }] = placed[i]!;
+    const end = i + 1 < placed.length ? placed[i + 1]![1].offset : bytes.length;
+    if (indexOf(bytes, 'endobj', offset, end) < 0) return number;
+  }
+  return undefined;
 }
 
 function objectStartsAt(bytes: Uint8Array, offset: number, number: number): boolean {

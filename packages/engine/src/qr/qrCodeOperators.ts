@@ -20,7 +20,7 @@ export interface QrOptions {
 /** White modules around the symbol that scanners need (ISO/IEC 18004). */
 const QUIET_ZONE_MODULES = 4;
 /** Most bytes a version-40 symbol holds in byte mode, per error-correction level. */
-const MAX_BYTES: Record<QrErrorCorrection, number> = { L: 2953, M: 2331, Q: 1663, H: 1273 };
+export const QR_MAX_BYTES: Record<QrErrorCorrection, number> = { L: 2953, M: 2331, Q: 1663, H: 1273 };
 
 /** Coordinates to 1/1000 pt: exact enough for any printer, short in the content stream. */
 function coordinate(value: number): string {
@@ -37,6 +37,22 @@ function fillColour(color: string | undefined): string {
     .concat(' rg');
 }
 
+const utf8 = new TextEncoder();
+
+/**
+ * Whether a QR code can hold `text`: the byte capacity decides at once for all but long texts, which
+ * may still fit in numeric or alphanumeric mode, so those are tried.
+ */
+export function fitsQrCode(text: string, level: QrErrorCorrection = 'M'): boolean {
+  if (text.length * 3 <= QR_MAX_BYTES[level] || utf8.encode(text).length <= QR_MAX_BYTES[level]) return true;
+  try {
+    create(text, { errorCorrectionLevel: level });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A QR code as PDF content-stream operators: one path of rectangles for the dark modules (each run of
  * dark modules in a row is one rectangle), filled once. The symbol is square, centred in the box, and
@@ -51,7 +67,7 @@ export function qrCodeOperators(text: string, box: QrBox, options: QrOptions = {
     modules = create(text, { errorCorrectionLevel: level }).modules;
   } catch (error) {
     if (error instanceof Error && /too big/.test(error.message)) {
-      throw new SheafError('merge/qr-too-long', { length: text.length, max: MAX_BYTES[level], level }, { cause: error });
+      throw new SheafError('merge/qr-too-long', { length: text.length, max: QR_MAX_BYTES[level], level }, { cause: error });
     }
     throw error;
   }

@@ -4,7 +4,7 @@
  * SHA-256. The file key is random and stored wrapped by hashes of each password (/UE, /OE).
  */
 import { cbc, ecb } from '@noble/ciphers/aes.js';
-import { sha256, sha384, sha512 } from '@noble/hashes/sha2.js';
+import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesEqual, concatBytes, int32LE } from './bytes.ts';
 import { cryptoPrimitives } from './primitives.ts';
 
