@@ -4,11 +4,11 @@
  * dictionary and a small content stream that draws the form and the row's values. Streamed: chunks
  * are yielded as they are made, so memory stays flat however many rows there are.
  */
-import { PDFName, PDFRef, decodePDFRawStream, PDFRawStream, type PDFDict, type PDFObject } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFName, PDFRef, decodePDFRawStream, PDFRawStream, type PDFObject } from 'pdf-lib';
 import { zlibSync } from 'fflate';
 import { ascii, concatBytes } from '../pdf/bytes.ts';
 import { classicXrefSection, serializeObject, xrefStreamSection, type XrefPlacement } from '../pdf/writer.ts';
-import { updatedCatalog, type MergePlan } from './plan.ts';
+import { updatedFormObjects, type MergePlan } from './plan.ts';
 import { drawPage } from './rowDrawing.ts';
 import { resourcesWith } from './pageObjects.ts';
 import { streamObject } from './streams.ts';
@@ -26,11 +26,14 @@ export class CombinedWriter {
   /** Per template page: the shared resources (form + fonts) unless images make them per row. */
   private readonly pageResources = new Map<number, PDFRef | undefined>();
   private readonly forms = new Map<number, PDFRef>();
+  /** Per template page: its links, notes and other non-field annotations, copied onto each output page. */
+  private readonly annotations = new Map<number, PDFDict[]>();
 
   constructor(private readonly plan: MergePlan) {
     const { context, template } = plan;
     const sharedObjects: Array<[PDFRef, PDFObject]> = plan.sharedRefs.map((ref) => [ref, context.lookup(ref)!]);
     for (const page of template.pages) {
+      this.annotations.set(page.index, copyableAnnotations(plan, page));
       const form = context.register(pageForm(plan, page));
       this.forms.set(page.index, form);
       sharedObjects.push([form, context.lookup(form)!]);
@@ -105,6 +108,15 @@ export class CombinedWriter {
           resources = resourcesFor(plan, page, this.forms.get(page.index)!, images);
         }
         const annots: PDFRef[] = [];
+        // An annotation belongs to one page: each output page gets its own copies.
+        for (const annotation of this.annotations.get(page.index)!) {
+          const copyNumber = next++;
+          const copy = context.obj({}) as PDFDict;
+          for (const [key, value] of annotation.entries()) copy.set(key, value);
+          copy.set(PDFName.of('P'), PDFRef.of(pageNumber));
+          yield emit(copyNumber, serializeObject(PDFRef.of(copyNumber), copy));
+          annots.push(PDFRef.of(copyNumber));
+        }
         for (const placed of plan.signatures.placed.filter((p) => p.page === page)) {
           const widgetNumber = next++;
           const ref = PDFRef.of(widgetNumber);
@@ -140,7 +152,7 @@ export class CombinedWriter {
 
     const rootRef = template.chain.trailer.get(PDFName.of('Root')) as PDFRef;
     // Template fields cannot repeat across pages: combined output always flattens them.
-    const catalog = updatedCatalog(context, context.lookup(rootRef) as PDFDict, fields, true);
+    const [[, catalog]] = updatedFormObjects(context, rootRef, { signatureFields: fields, dropTemplateFields: true, dropXfa: true }) as [[PDFRef, PDFDict]];
     for (const key of DROPPED_CATALOG_KEYS) catalog.delete(PDFName.of(key));
     catalog.set(PDFName.of('Pages'), PDFRef.of(rootPages > 0 ? rootPages : leaves[0]!));
     yield emit(rootRef.objectNumber, serializeObject(rootRef, catalog));
@@ -205,4 +217,29 @@ function* batched(source: Iterable<Uint8Array>, blockSize = 65_536): Generator<U
     }
   }
   if (length) yield concatBytes(parts);
+}
+
+/** Annotation keys that point at other annotations, which are not copied with it. */
+const LINKED_ANNOTATION_KEYS = ['Popup', 'IRT', 'Parent'];
+
+/**
+ * The page's annotations other than form widgets (flattened into the page) and pop-ups (they hang
+ * off another annotation), as templates to copy.
+ */
+function copyableAnnotations(plan: MergePlan, page: TemplatePage): PDFDict[] {
+  const { context } = plan;
+  const annots = page.dict.get(PDFName.of('Annots'));
+  const list = annots instanceof PDFRef ? context.lookup(annots) : annots;
+  if (!(list instanceof PDFArray)) return [];
+  const copies: PDFDict[] = [];
+  for (const item of list.asArray()) {
+    const annotation = item instanceof PDFRef ? context.lookup(item) : item;
+    if (!(annotation instanceof PDFDict)) continue;
+    const subtype = annotation.get(PDFName.of('Subtype'));
+    if (subtype === PDFName.of('Widget') || subtype === PDFName.of('Popup')) continue;
+    const copy = context.obj({}) as PDFDict;
+    for (const [key, value] of annotation.entries()) if (!LINKED_ANNOTATION_KEYS.includes(key.asString().slice(1))) copy.set(key, value);
+    copies.push(copy);
+  }
+  return copies;
 }

@@ -4,15 +4,15 @@
  * cannot repeat), every widget's appearance is drawn into the page and the form removed.
  */
 import { PDFDict, PDFHexString, PDFName, PDFRef, PDFStream, PDFNumber, PDFArray, type PDFContext, type PDFObject } from 'pdf-lib';
-import { PlaceholderSchema } from '@sheaf/shared';
 import { pdfNumber } from '../pdf/bytes.ts';
-import { invert, transformRect } from '../pdf/geometry.ts';
+import { transformRect } from '../pdf/geometry.ts';
 import type { FontRegistry } from '../text/index.ts';
 import type { TextStyle } from '../text/types.ts';
 import type { SheetData } from '../sheet/types.ts';
-import type { Template, TemplatePage } from '../pdf/template.ts';
+import type { Template } from '../pdf/template.ts';
 import { readFormFields, resolve, type FormField, type FormWidget } from './formFields.ts';
-import { columnIndex, type PlacedPlaceholder } from './placed.ts';
+import { columnIndex } from './placed.ts';
+import { fieldAppearance, widgetLook, type WidgetLook } from './fieldAppearance.ts';
 
 const TRUTHY = new Set(['true', 'yes', 'y', 'x', '1', 'on', 'checked', '✓', '✔', 'ja', 'oui', 'sí', 'si', '是']);
 const HIDDEN_FLAG = 2;
@@ -21,8 +21,6 @@ export interface FormPlan {
   flatten: boolean;
   /** Whether the template has any field at all (flattening then changes the catalog). */
   hasFields: boolean;
-  /** Flatten: matched text and choice fields, drawn like text placeholders. */
-  placed: PlacedPlaceholder[];
   /** Flatten: widget object numbers to drop from each page's /Annots. */
   removedWidgets(pageIndex: number): ReadonlySet<number> | undefined;
   /** Flatten: appearance forms to add to each page's /XObject resources. */
@@ -31,30 +29,39 @@ export interface FormPlan {
   appearanceOperators(pageIndex: number, row: number): string;
   /** Keep: the field, widget and appearance objects that carry a row's values. */
   rowObjects(row: number): Array<[PDFRef, PDFObject]>;
-  /** Keep: text each row shows in fields, for font collection. */
+  /** Text each row shows in fields, for font collection. */
   collect(fonts: FontRegistry, row: number): void;
+  /** Whether rows fill any template field (kept editable, XFA must then go). */
+  fillsFields: boolean;
 }
 
 interface MatchedField {
   field: FormField;
   column: number;
   style: TextStyle;
+  /** Per widget: its size, frame and comb cells. */
+  looks: WidgetLook[];
   /** Keep mode: one appearance stream object per widget, reused by every row. */
   appearanceRefs: PDFRef[];
 }
 
-export function planForms(template: Template, sheet: SheetData, flatten: boolean, fonts: () => FontRegistry, fontRefs: () => Map<string, PDFRef>): FormPlan {
+export function planForms(template: Template, sheet: SheetData, flatten: boolean, registry: () => FontRegistry, fontRefs: () => Map<string, PDFRef>): FormPlan {
   const context = template.doc.context;
   const fields = readFormFields(template);
   const matched: MatchedField[] = [];
   for (const field of fields) {
     const column = columnIndex(sheet, field.name) ?? columnIndex(sheet, field.name.split('.').pop()!);
     if (column === undefined || (field.kind !== 'Tx' && field.kind !== 'Ch' && field.kind !== 'Btn')) continue;
-    matched.push({ field, column, style: styleOf(field), appearanceRefs: flatten ? [] : field.widgets.map(() => context.nextRef()) });
+    matched.push({
+      field,
+      column,
+      style: styleOf(field),
+      looks: field.widgets.map((widget) => widgetLook(context, field, widget)),
+      appearanceRefs: flatten ? [] : field.widgets.map(() => context.nextRef()),
+    });
   }
   const matchedByField = new Map(matched.map((m) => [m.field.ref.objectNumber, m]));
 
-  const placed: PlacedPlaceholder[] = [];
   const removed = new Map<number, Set<number>>();
   const forms = new Map<number, Map<string, PDFRef>>();
   /** Per page: draws for a row; built once. */
@@ -71,15 +78,18 @@ export function planForms(template: Template, sheet: SheetData, flatten: boolean
     };
     for (const field of fields) {
       const match = matchedByField.get(field.ref.objectNumber);
-      for (const widget of field.widgets) {
+      field.widgets.forEach((widget, widgetIndex) => {
         const page = template.pages[widget.pageIndex]!;
         removed.set(page.index, (removed.get(page.index) ?? new Set()).add(widget.ref.objectNumber));
-        if (hidden(widget)) continue;
+        if (hidden(widget)) return;
         const list = drawers.get(page.index) ?? [];
         drawers.set(page.index, list);
         if (match && field.kind !== 'Btn') {
-          placed.push(textPlaceholder(match, widget, page));
-          continue;
+          const [x, y] = widget.rect;
+          const look = match.looks[widgetIndex]!;
+          const fonts = registry();
+          list.push((row) => `q 1 0 0 1 ${pdfNumber(x)} ${pdfNumber(y)} cm\n${fieldAppearance(fonts, look, match.style, sheet.text(row, match.column))}Q\n`);
+          return;
         }
         const states = appearanceStates(context, widget.dict);
         if (match) {
@@ -95,25 +105,30 @@ export function planForms(template: Template, sheet: SheetData, flatten: boolean
             list.push(() => ops);
           }
         }
-      }
+      });
     }
   }
 
   return {
     flatten,
     hasFields: fields.length > 0,
-    placed,
+    fillsFields: matched.length > 0,
     removedWidgets: (pageIndex) => removed.get(pageIndex),
     xObjects: (pageIndex) => forms.get(pageIndex) ?? new Map(),
     appearanceOperators: (pageIndex, row) => (drawers.get(pageIndex) ?? []).map((draw) => draw(row)).join(''),
-    collect(registry, row) {
-      if (flatten) return;
-      for (const m of matched) if (m.field.kind !== 'Btn') registry.collect(sheet.text(row, m.column), m.style);
+    collect(fonts, row) {
+      for (const m of matched) {
+        if (m.field.kind === 'Btn') continue;
+        const value = sheet.text(row, m.column);
+        fonts.collect(value, m.style);
+        // Comb cells draw character by character, centred.
+        if (m.looks.some((look) => look.combCells > 0)) for (const character of value) fonts.collect(character, { ...m.style, align: 'center', wrap: false });
+      }
     },
     rowObjects(row) {
       if (flatten) return [];
       const objects: Array<[PDFRef, PDFObject]> = [];
-      for (const m of matched) objects.push(...filledField(context, m, sheet.text(row, m.column), fonts(), fontRefs()));
+      for (const m of matched) objects.push(...filledField(context, m, sheet.text(row, m.column), registry(), fontRefs()));
       return objects;
     },
   };
@@ -140,14 +155,11 @@ function filledField(context: PDFContext, m: MatchedField, value: string, fonts:
   }
   fieldDict.set(PDFName.of('V'), PDFHexString.fromText(value));
   field.widgets.forEach((widget, i) => {
-    const [x0, y0, x1, y1] = widget.rect;
-    const width = x1 - x0;
-    const height = y1 - y0;
-    const text = value === '' ? '' : fonts.draw(fonts.layout(value, m.style, { x: 2, y: 0, width: Math.max(1, width - 4), height }));
-    const stream = context.stream(`/Tx BMC\nq 1 1 ${pdfNumber(width - 2)} ${pdfNumber(height - 2)} re W n\n${text}Q\nEMC\n`, {
+    const look = m.looks[i]!;
+    const stream = context.stream(`/Tx BMC\n${fieldAppearance(fonts, look, m.style, value)}EMC\n`, {
       Type: 'XObject',
       Subtype: 'Form',
-      BBox: [0, 0, Number(pdfNumber(width)), Number(pdfNumber(height))],
+      BBox: [0, 0, Number(pdfNumber(look.width)), Number(pdfNumber(look.height))],
       Resources: { Font: Object.fromEntries(fontRefs) },
     });
     const ref = m.appearanceRefs[i]!;
@@ -157,21 +169,6 @@ function filledField(context: PDFContext, m: MatchedField, value: string, fonts:
     if (widget.ref !== field.ref) objects.push([widget.ref, dict]);
   });
   return objects;
-}
-
-function textPlaceholder(m: MatchedField, widget: FormWidget, page: TemplatePage): PlacedPlaceholder {
-  const [u0, v0, u1, v1] = transformRect(invert(page.visualToUser), widget.rect);
-  const box = { x: u0 + 2, y: v0, width: Math.max(1, u1 - u0 - 4), height: v1 - v0 };
-  const placeholder = PlaceholderSchema.parse({
-    id: `field:${m.field.name}`,
-    column: m.field.name,
-    pageNumber: page.index + 1,
-    relativeX: Math.min(1, Math.max(0, box.x / page.width)),
-    relativeY: Math.min(1, Math.max(0, 1 - (box.y + box.height) / page.height)),
-    relativeWidth: Math.min(1, Math.max(1e-6, box.width / page.width)),
-    relativeHeight: Math.min(1, Math.max(1e-6, box.height / page.height)),
-  });
-  return { placeholder, column: m.column, page, box, style: m.style };
 }
 
 /** The field's text style from its default appearance (/DA) and quadding (/Q). */

@@ -69,7 +69,7 @@ export async function buildPlan(input: MergeInput): Promise<MergePlan> {
   let fontRefs = new Map<string, PDFRef>();
   const fonts = new FontRegistry({ customFonts: input.fonts ?? new Map(), fallbackFonts: input.fallbackFonts, resourcePrefix: 'Sheaf' });
   const forms = planForms(template, sheet, flatten, () => fonts, () => fontRefs);
-  const placed = [...placePlaceholders(input.placeholders, sheet, template.pages), ...forms.placed];
+  const placed = placePlaceholders(input.placeholders, sheet, template.pages);
   const groupBy = placed.find((p) => p.placeholder.type === 'multiple');
   const groups = groupRows(sheet, rows, groupBy?.column);
 
@@ -167,27 +167,44 @@ function signaturePlan(context: PDFContext, placed: PlacedPlaceholder[]): Signat
 }
 
 /**
- * The catalog with our signature fields added to its AcroForm, or with the template's fields gone
- * when the form is flattened (a new dictionary; the template's stays untouched).
+ * The objects to redefine so the document's form is as the merge needs it: our signature fields added
+ * to the AcroForm, the template's fields gone when the form is flattened, and XFA gone when rows fill
+ * fields (XFA viewers would show the template's own data). An indirect AcroForm is redefined in place,
+ * so no copy with the old data stays reachable; the template's objects stay untouched.
  */
-export function updatedCatalog(context: PDFContext, catalog: PDFDict, signatureFields: PDFRef[], dropTemplateFields: boolean): PDFDict {
-  const copy = context.obj({}) as PDFDict;
-  for (const [key, value] of catalog.entries()) copy.set(key, value);
-  if (dropTemplateFields) copy.delete(PDFName.of('AcroForm'));
-  if (!signatureFields.length) return copy;
-  const existing = dropTemplateFields ? undefined : catalog.get(PDFName.of('AcroForm'));
-  const acroForm = context.obj({}) as PDFDict;
+export function updatedFormObjects(context: PDFContext, rootRef: PDFRef, change: { signatureFields: PDFRef[]; dropTemplateFields: boolean; dropXfa: boolean }): Array<[PDFRef, PDFDict]> {
+  const catalog = context.lookup(rootRef) as PDFDict;
+  const existing = catalog.get(PDFName.of('AcroForm'));
   const resolved = existing instanceof PDFRef ? context.lookup(existing) : existing;
-  if (resolved instanceof PDFDict) for (const [key, value] of resolved.entries()) acroForm.set(key, value);
-  const oldFields = acroForm.get(PDFName.of('Fields'));
-  const oldList = oldFields instanceof PDFRef ? context.lookup(oldFields) : oldFields;
-  const list = oldList instanceof PDFArray ? oldList.asArray() : [];
-  acroForm.set(PDFName.of('Fields'), context.obj([...list, ...signatureFields]));
-  acroForm.set(PDFName.of('SigFlags'), context.obj(1));
+  const copyOf = (dict: PDFDict) => {
+    const copy = context.obj({}) as PDFDict;
+    for (const [key, value] of dict.entries()) copy.set(key, value);
+    return copy;
+  };
+  if (change.dropTemplateFields) {
+    const newCatalog = copyOf(catalog);
+    if (!change.signatureFields.length) {
+      newCatalog.delete(PDFName.of('AcroForm'));
+      return [[rootRef, newCatalog]];
+    }
+    newCatalog.set(PDFName.of('AcroForm'), context.obj({ Fields: change.signatureFields, SigFlags: 1 }));
+    return [[rootRef, newCatalog]];
+  }
+  if (!change.signatureFields.length && !(change.dropXfa && resolved instanceof PDFDict && resolved.has(PDFName.of('XFA')))) return [];
+  const acroForm = resolved instanceof PDFDict ? copyOf(resolved) : (context.obj({}) as PDFDict);
+  if (change.signatureFields.length) {
+    const oldFields = acroForm.get(PDFName.of('Fields'));
+    const oldList = oldFields instanceof PDFRef ? context.lookup(oldFields) : oldFields;
+    const list = oldList instanceof PDFArray ? oldList.asArray() : [];
+    acroForm.set(PDFName.of('Fields'), context.obj([...list, ...change.signatureFields]));
+    acroForm.set(PDFName.of('SigFlags'), context.obj(1));
+  }
   // XFA would override the AcroForm fields we fill or add.
   acroForm.delete(PDFName.of('XFA'));
-  copy.set(PDFName.of('AcroForm'), acroForm);
-  return copy;
+  if (existing instanceof PDFRef) return [[existing, acroForm]];
+  const newCatalog = copyOf(catalog);
+  newCatalog.set(PDFName.of('AcroForm'), acroForm);
+  return [[rootRef, newCatalog]];
 }
 
 /** "Placeholders only": blank pages of the template's size, built once and used as the base. */

@@ -6,7 +6,7 @@
 import { PDFName, PDFRef, type PDFDict, type PDFObject } from 'pdf-lib';
 import { ascii, concatBytes } from '../pdf/bytes.ts';
 import { classicXrefSection, serializeObject, xrefStreamSection, type TrailerFields, type XrefPlacement } from '../pdf/writer.ts';
-import { updatedCatalog, type MergePlan } from './plan.ts';
+import { updatedFormObjects, type MergePlan } from './plan.ts';
 import { drawPage } from './rowDrawing.ts';
 import { updatedPageDict } from './pageObjects.ts';
 import { streamObject } from './streams.ts';
@@ -44,8 +44,9 @@ export class SeparateDocumentWriter {
       this.widgetsByPage.set(placed.page.index, [...(this.widgetsByPage.get(placed.page.index) ?? []), ref]);
       sharedObjects.push([ref, context.lookup(ref)!]);
     }
-    const dropForm = plan.forms.flatten && plan.forms.hasFields;
-    if (widgets.length || dropForm) sharedObjects.push([root, updatedCatalog(context, context.lookup(root) as PDFDict, widgets, dropForm)]);
+    const dropTemplateFields = plan.forms.flatten && plan.forms.hasFields;
+    const dropXfa = !plan.forms.flatten && plan.forms.fillsFields;
+    sharedObjects.push(...updatedFormObjects(context, root, { signatureFields: widgets, dropTemplateFields, dropXfa }));
 
     // Pages whose images change per row get their dictionary per row; the others share one.
     const hasImages = (page: TemplatePage) => (byPage.get(page.index) ?? []).some((p) => p.placeholder.type === 'image');

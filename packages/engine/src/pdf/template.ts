@@ -8,6 +8,7 @@ import { MAX_UPLOAD_BYTES, SheafError } from '@sheaf/shared';
 import { indexOf } from './bytes.ts';
 import { normaliseRect, pageGeometry, type PageGeometry, type Rect } from './geometry.ts';
 import { readXrefChain, type XrefChain } from './xref.ts';
+import { contentSyntaxError } from './contentCheck.ts';
 
 export interface TemplatePage extends PageGeometry {
   index: number;
@@ -42,7 +43,9 @@ export async function loadTemplate(bytes: Uint8Array, options: LoadTemplateOptio
   const damage = reading.sound ? findDamage(original) : reading.reason;
   if (damage === undefined && reading.sound) return describeOrRefuse(original, bytes, reading.chain, false);
   if (!options.repair) throw new SheafError('template/damaged', { detail: damage! });
-  // pdf-lib reads objects front to back, so it recovers what a broken xref hides; its rewrite is sound.
+  // pdf-lib reads objects front to back, so it recovers what a broken xref hides; its rewrite is sound
+  // once content lists name only streams that exist.
+  dropMissingContents(original);
   let rewritten: Uint8Array;
   try {
     rewritten = await original.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false });
@@ -62,16 +65,34 @@ function findDamage(doc: PDFDocument): string | undefined {
     if (object instanceof PDFInvalidObject) return `object ${ref.objectNumber} cannot be read`;
   }
   try {
-    for (const page of doc.getPages()) {
+    for (const [index, page] of doc.getPages().entries()) {
+      const contents = page.node.get(PDFName.of('Contents'));
+      const listed = contents instanceof PDFRef ? doc.context.lookup(contents) : contents;
+      const refs = listed instanceof PDFArray ? listed.asArray() : [contents];
+      if (refs.some((ref) => ref instanceof PDFRef && !(doc.context.lookup(ref) instanceof PDFStream))) {
+        return `page ${index + 1} names content that does not exist`;
+      }
       for (const ref of contentRefs(doc, page.node)) {
         const stream = doc.context.lookup(ref);
-        if (stream instanceof PDFRawStream) decodePDFRawStream(stream).decode();
+        if (!(stream instanceof PDFRawStream)) continue;
+        const syntax = contentSyntaxError(decodePDFRawStream(stream).decode());
+        if (syntax) return `a page's content is damaged (${syntax})`;
       }
     }
   } catch (error) {
     return `a page's content cannot be decoded (${error instanceof Error ? error.message : String(error)})`;
   }
   return undefined;
+}
+
+function dropMissingContents(doc: PDFDocument): void {
+  for (const page of doc.getPages()) {
+    const contents = page.node.get(PDFName.of('Contents'));
+    const listed = contents instanceof PDFRef ? doc.context.lookup(contents) : contents;
+    if (!(listed instanceof PDFArray)) continue;
+    const streams = listed.asArray().filter((ref) => ref instanceof PDFRef && doc.context.lookup(ref) instanceof PDFStream);
+    page.node.set(PDFName.of('Contents'), doc.context.obj(streams));
+  }
 }
 
 function describeOrRefuse(doc: PDFDocument, base: Uint8Array, chain: XrefChain, repaired: boolean): Template {
