@@ -29,6 +29,8 @@ export interface BenchCandidate {
   script: string;
   /** Caps the row count for slow tools, so the whole bench stays within a few minutes. */
   maxRows?: number;
+  /** Makes every document but writes only the first (for the check): the engine's own speed. */
+  inMemory?: boolean;
 }
 
 /** One data row of the bench's mail merge. */

@@ -1,0 +1,3 @@
+import { runSheafCandidate } from './candidate.ts';
+
+await runSheafCandidate('per-row', true);
