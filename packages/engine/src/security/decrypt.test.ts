@@ -110,7 +110,8 @@ describe('files decryptPdf cannot open', () => {
   });
 
   it('calls an encrypted file without its encryption dictionary corrupt', () => {
-    const missing = patched(aes128, '/Encrypt 24 0 R', '/Encrypt 99 0 R');
+    const reference = /\/Encrypt \d+ 0 R/.exec(Buffer.from(aes128).toString('latin1'))![0];
+    const missing = patched(aes128, reference, reference.replace(/\d+ 0 R$/, (number) => `${'9'.repeat(number.length - 4)} 0 R`));
     expect(errorCode(() => decryptPdf(missing, 'Read2024'))).toBe('template/corrupt');
   });
 });
