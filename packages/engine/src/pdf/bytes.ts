@@ -32,37 +32,22 @@ export function totalLength(parts: readonly Uint8Array[]): number {
   return length;
 }
 
+function matchesAt(bytes: Uint8Array, at: number, needle: string): boolean {
+  for (let j = 0; j < needle.length; j++) if (bytes[at + j] !== needle.charCodeAt(j)) return false;
+  return true;
+}
+
 /** Last index of an ASCII needle in bytes, searching backwards from `from`. */
 export function lastIndexOf(bytes: Uint8Array, needle: string, from = bytes.length - 1): number {
-  const first = needle.charCodeAt(0);
-  for (let i = Math.min(from, bytes.length - needle.length); i >= 0; i--) {
-    if (bytes[i] !== first) continue;
-    let match = true;
-    for (let j = 1; j < needle.length; j++) {
-      if (bytes[i + j] !== needle.charCodeAt(j)) {
-        match = false;
-        break;
-      }
-    }
-    if (match) return i;
-  }
+  for (let i = Math.min(from, bytes.length - needle.length); i >= 0; i--) if (matchesAt(bytes, i, needle)) return i;
   return -1;
 }
 
+/** First index of an ASCII needle in bytes[from, to). */
 export function indexOf(bytes: Uint8Array, needle: string, from = 0, to = bytes.length): number {
   const first = needle.charCodeAt(0);
   const last = Math.min(to, bytes.length) - needle.length;
-  for (let i = from; i <= last; i++) {
-    if (bytes[i] !== first) continue;
-    let match = true;
-    for (let j = 1; j < needle.length; j++) {
-      if (bytes[i + j] !== needle.charCodeAt(j)) {
-        match = false;
-        break;
-      }
-    }
-    if (match) return i;
-  }
+  for (let i = from; i <= last; i++) if (bytes[i] === first && matchesAt(bytes, i, needle)) return i;
   return -1;
 }
 

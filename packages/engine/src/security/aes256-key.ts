@@ -5,7 +5,8 @@
  */
 import { cbc, ecb } from '@noble/ciphers/aes.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesEqual, concatBytes, int32LE } from './bytes.ts';
+import { bytesEqual, int32LE } from './bytes.ts';
+import { concatBytes } from '../pdf/bytes.ts';
 import { cryptoPrimitives } from './primitives.ts';
 
 export type Aes256Revision = 5 | 6;
@@ -16,7 +17,7 @@ const EMPTY = new Uint8Array(0);
 /** Algorithm 2.B: the hash of revision 6, at least 64 rounds of AES-128-CBC and SHA-2. */
 export function hashR6(password: Uint8Array, salt: Uint8Array, userEntry: Uint8Array): Uint8Array {
   const { sha256, sha384, sha512, aesCbcEncryptRaw } = cryptoPrimitives();
-  let k = sha256(concatBytes(password, salt, userEntry));
+  let k = sha256(concatBytes([password, salt, userEntry]));
   let e: Uint8Array = EMPTY;
   for (let round = 0; round < 64 || e[e.length - 1] > round - 32; round++) {
     const blockLength = password.length + k.length + userEntry.length;
@@ -36,7 +37,7 @@ export function hashR6(password: Uint8Array, salt: Uint8Array, userEntry: Uint8A
 }
 
 export function passwordHash(revision: Aes256Revision, password: Uint8Array, salt: Uint8Array, userEntry: Uint8Array): Uint8Array {
-  return revision === 6 ? hashR6(password, salt, userEntry) : sha256(concatBytes(password, salt, userEntry));
+  return revision === 6 ? hashR6(password, salt, userEntry) : sha256(concatBytes([password, salt, userEntry]));
 }
 
 export interface Aes256KeyParams {
@@ -85,7 +86,7 @@ export function makePasswordEntry(password: Uint8Array, salts: Uint8Array, userE
   const validationSalt = salts.subarray(0, 8);
   const keySalt = salts.subarray(8, 16);
   return {
-    entry: concatBytes(hashR6(password, validationSalt, userEntry), validationSalt, keySalt),
+    entry: concatBytes([hashR6(password, validationSalt, userEntry), validationSalt, keySalt]),
     wrappingKey: hashR6(password, keySalt, userEntry),
   };
 }
@@ -96,6 +97,6 @@ export function wrapFileKey(wrappingKey: Uint8Array, fileKey: Uint8Array): Uint8
 
 /** Algorithm 10: the /Perms entry, /P sealed under the file key so tampering with /P shows. */
 export function permsEntry(fileKey: Uint8Array, permissions: number, encryptMetadata: boolean, random4: Uint8Array): Uint8Array {
-  const block = concatBytes(int32LE(permissions), new Uint8Array([0xff, 0xff, 0xff, 0xff, encryptMetadata ? 0x54 : 0x46, 0x61, 0x64, 0x62]), random4.subarray(0, 4));
+  const block = concatBytes([int32LE(permissions), new Uint8Array([0xff, 0xff, 0xff, 0xff, encryptMetadata ? 0x54 : 0x46, 0x61, 0x64, 0x62]), random4.subarray(0, 4)]);
   return ecb(fileKey, { disablePadding: true }).encrypt(block);
 }

@@ -3,7 +3,8 @@
  * ISO 32000-1 7.6.3.3, algorithms 1 to 7.
  */
 import { md5 } from '@noble/hashes/legacy.js';
-import { bytesEqual, concatBytes, int32LE } from './bytes.ts';
+import { bytesEqual, int32LE } from './bytes.ts';
+import { concatBytes } from '../pdf/bytes.ts';
 import { rc4 } from './rc4.ts';
 
 const PASSWORD_PADDING = new Uint8Array([
@@ -37,7 +38,7 @@ function padPassword(password: Uint8Array): Uint8Array {
 function fileKeyFor(params: LegacyKeyParams, paddedPassword: Uint8Array): Uint8Array {
   const parts = [paddedPassword, params.owner.subarray(0, 32), int32LE(params.permissions), params.documentId];
   if (params.revision >= 4 && !params.encryptMetadata) parts.push(NO_METADATA_MARK);
-  let hash = md5(concatBytes(...parts));
+  let hash = md5(concatBytes(parts));
   if (params.revision >= 3) {
     for (let i = 0; i < 50; i++) hash = md5(hash.subarray(0, params.keyLength));
   }
@@ -59,7 +60,7 @@ function rc4Rounds(key: Uint8Array, data: Uint8Array, descending: boolean): Uint
 /** Algorithms 4 and 5: does this key reproduce the /U entry? */
 function userEntryMatches(params: LegacyKeyParams, fileKey: Uint8Array): boolean {
   if (params.revision === 2) return bytesEqual(rc4(fileKey, PASSWORD_PADDING), params.user.subarray(0, 32));
-  const expected = rc4Rounds(fileKey, md5(concatBytes(PASSWORD_PADDING, params.documentId)), false);
+  const expected = rc4Rounds(fileKey, md5(concatBytes([PASSWORD_PADDING, params.documentId])), false);
   return bytesEqual(expected, params.user.subarray(0, 16));
 }
 
