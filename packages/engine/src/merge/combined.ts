@@ -26,6 +26,7 @@ export class CombinedWriter {
   /** Per template page: the shared resources (form + fonts) unless images make them per row. */
   private readonly pageResources = new Map<number, PDFRef | undefined>();
   private readonly forms = new Map<number, PDFRef>();
+  private readonly signaturesByPage = new Map<number, MergePlan['signatures']['placed']>();
   /** Per template page: its links, notes and other non-field annotations, copied onto each output page. */
   private readonly annotations = new Map<number, PDFDict[]>();
 
@@ -34,6 +35,7 @@ export class CombinedWriter {
     const sharedObjects: Array<[PDFRef, PDFObject]> = plan.sharedRefs.map((ref) => [ref, context.lookup(ref)!]);
     for (const page of template.pages) {
       this.annotations.set(page.index, copyableAnnotations(plan, page));
+      this.signaturesByPage.set(page.index, plan.signatures.placed.filter((p) => p.page === page));
       const form = context.register(pageForm(plan, page));
       this.forms.set(page.index, form);
       sharedObjects.push([form, context.lookup(form)!]);
@@ -117,7 +119,7 @@ export class CombinedWriter {
           yield emit(copyNumber, serializeObject(PDFRef.of(copyNumber), copy));
           annots.push(PDFRef.of(copyNumber));
         }
-        for (const placed of plan.signatures.placed.filter((p) => p.page === page)) {
+        for (const placed of this.signaturesByPage.get(page.index) ?? []) {
           const widgetNumber = next++;
           const ref = PDFRef.of(widgetNumber);
           const suffix = rows.length > 1 ? `_${plan.sheet.rowNumber(row)}` : '';

@@ -112,7 +112,7 @@ export async function buildPlan(input: MergeInput): Promise<MergePlan> {
       sheet,
       fonts,
       images,
-      watermark: watermark ? (page) => watermarkOperators(fonts, watermark, page) : () => '',
+      watermark: watermark ? watermarkPerPage(template.pages, (page) => watermarkOperators(fonts, watermark, page)) : () => '',
       userSpaceOperators: (page, row) => forms.appearanceOperators(page.index, row),
     },
     forms,
@@ -126,6 +126,12 @@ export async function buildPlan(input: MergeInput): Promise<MergePlan> {
     passwords: passwordsFor(options, cell),
     signatures: signaturePlan(context, placed),
   };
+}
+
+/** The watermark is the same on every row: laid out once per page, on first use (after the fonts froze). */
+function watermarkPerPage(pages: readonly TemplatePage[], make: (page: TemplatePage) => string): (page: TemplatePage) => string {
+  const cache = new Array<string | undefined>(pages.length);
+  return (page) => (cache[page.index] ??= make(page));
 }
 
 function checkPasswords(options: OutputOptions, sheet: SheetData): void {
