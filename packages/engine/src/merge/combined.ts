@@ -7,7 +7,7 @@
 import { PDFArray, PDFDict, PDFName, PDFRef, decodePDFRawStream, PDFRawStream, type PDFObject } from 'pdf-lib';
 import { zlibSync } from 'fflate';
 import { ascii, concatBytes } from '../pdf/bytes.ts';
-import { classicXrefSection, serializeObject, xrefStreamSection, type XrefPlacement } from '../pdf/writer.ts';
+import { classicXrefSection, serializeObject, serializeSection, xrefStreamSection, type XrefPlacement } from '../pdf/writer.ts';
 import { updatedFormObjects, type MergePlan } from './plan.ts';
 import { drawPage } from './rowDrawing.ts';
 import { resourcesWith } from './pageObjects.ts';
@@ -22,7 +22,7 @@ const DROPPED_CATALOG_KEYS = ['Outlines', 'PageLabels', 'StructTreeRoot', 'MarkI
 
 export class CombinedWriter {
   private readonly shared: Uint8Array;
-  private readonly sharedPlacements: XrefPlacement[] = [];
+  private readonly sharedPlacements: XrefPlacement[];
   /** Per template page: the shared resources (form + fonts) unless images make them per row. */
   private readonly pageResources = new Map<number, PDFRef | undefined>();
   private readonly forms = new Map<number, PDFRef>();
@@ -45,15 +45,9 @@ export class CombinedWriter {
       this.pageResources.set(page.index, resources);
       sharedObjects.push([resources, context.lookup(resources)!]);
     }
-    const parts: Uint8Array[] = [ascii('\n')];
-    let offset = template.base.length + 1;
-    for (const [ref, object] of sharedObjects) {
-      const bytes = serializeObject(ref, object);
-      this.sharedPlacements.push({ number: ref.objectNumber, generation: 0, offset });
-      parts.push(bytes);
-      offset += bytes.length;
-    }
-    this.shared = concatBytes(parts);
+    const section = serializeSection(sharedObjects, template.base.length);
+    this.shared = section.bytes;
+    this.sharedPlacements = section.placements;
   }
 
   /** Streams the whole document of `rows` (data-row indices, in order), in chunks of about 64 KB. */

@@ -4,8 +4,7 @@
  * own content streams and a small xref section. Per row we write a few hundred bytes.
  */
 import { PDFName, PDFRef, type PDFDict, type PDFObject } from 'pdf-lib';
-import { ascii, concatBytes } from '../pdf/bytes.ts';
-import { classicXrefSection, serializeObject, xrefStreamSection, type TrailerFields, type XrefPlacement } from '../pdf/writer.ts';
+import { classicXrefSection, serializeObject, serializeSection, xrefStreamSection, type TrailerFields, type XrefPlacement } from '../pdf/writer.ts';
 import { updatedFormObjects, type MergePlan } from './plan.ts';
 import { drawPage } from './rowDrawing.ts';
 import { updatedPageDict } from './pageObjects.ts';
@@ -56,26 +55,14 @@ export class SeparateDocumentWriter {
       sharedObjects.push([page.ref, this.pageDict(page, new Map())]);
     }
 
-    const parts: Uint8Array[] = [ascii('\n')];
-    this.sharedPlacements = [];
-    let offset = template.base.length + 1;
-    for (const [ref, object] of sharedObjects) {
-      const bytes = serializeObject(ref, object);
-      this.sharedPlacements.push({ number: ref.objectNumber, generation: ref.generationNumber, offset });
-      parts.push(bytes);
-      offset += bytes.length;
-    }
-    this.shared = concatBytes(parts);
+    const section = serializeSection(sharedObjects, template.base.length);
+    this.shared = section.bytes;
+    this.sharedPlacements = section.placements;
 
     if (template.chain.newestIsStream) this.xrefStreamRef = context.nextRef();
     const trailer = template.chain.trailer;
     this.trailer = { root, info: trailer.get(PDFName.of('Info')), id: trailer.get(PDFName.of('ID')), prev: template.chain.startxref };
     this.size = Math.max(template.chain.size, context.largestObjectNumber + 1);
-  }
-
-  /** Bytes every document starts with (template + shared section), for CRC reuse. */
-  get prefix(): Uint8Array[] {
-    return [this.plan.template.base, this.shared];
   }
 
   /** The document of one data row. */

@@ -4,9 +4,10 @@
  * row only pays for its own bytes.
  */
 import { PDFDict, PDFName, PDFNumber, PDFRef, type PDFObject, type PDFContext, PDFArray } from 'pdf-lib';
-import { ascii } from './bytes.ts';
+import { ascii, concatBytes } from './bytes.ts';
 
 const ENDOBJ = ascii('\nendobj\n');
+const NEWLINE = ascii('\n');
 
 /** `N G obj ... endobj` bytes of one object. */
 export function serializeObject(ref: PDFRef, object: PDFObject): Uint8Array {
@@ -17,6 +18,23 @@ export function serializeObject(ref: PDFRef, object: PDFObject): Uint8Array {
   object.copyBytesInto(out, header.length);
   out.set(ENDOBJ, header.length + size);
   return out;
+}
+
+/**
+ * Objects serialised back to back as one block that will sit at `startOffset` of the file (after a
+ * newline, so the previous bytes need not end with one), with their xref placements.
+ */
+export function serializeSection(objects: ReadonlyArray<readonly [PDFRef, PDFObject]>, startOffset: number): { bytes: Uint8Array; placements: XrefPlacement[] } {
+  const parts: Uint8Array[] = [NEWLINE];
+  const placements: XrefPlacement[] = [];
+  let offset = startOffset + NEWLINE.length;
+  for (const [ref, object] of objects) {
+    const bytes = serializeObject(ref, object);
+    placements.push({ number: ref.objectNumber, generation: ref.generationNumber, offset });
+    parts.push(bytes);
+    offset += bytes.length;
+  }
+  return { bytes: concatBytes(parts), placements };
 }
 
 /** One object placed in an update: its number, generation and offset from the start of the file. */
