@@ -10,17 +10,20 @@ import { PlaceholderSchema } from '@sheaf/shared';
 import { BENCH_FIELDS, type PdfWorkload } from '../types.ts';
 import { combinedDocumentPath, printResult, readCandidateInput, rowDocumentPath } from '../peers/candidate.ts';
 
-/** Writes a document's chunks with as few system calls as the kernel allows (writev takes 1,024 at most). */
+/** Writes a document's chunks with few system calls, holding at most a few MB (writev takes 1,024 buffers). */
 function writeChunks(file: string, chunks: Iterable<Uint8Array>): number {
   const fd = openSync(file, 'w');
   let written = 0;
   try {
     let batch: Uint8Array[] = [];
+    let batchBytes = 0;
     for (const chunk of chunks) {
       batch.push(chunk);
-      if (batch.length === 1024) {
+      batchBytes += chunk.length;
+      if (batch.length === 1024 || batchBytes >= 4 * 1024 * 1024) {
         written += writevSync(fd, batch);
         batch = [];
+        batchBytes = 0;
       }
     }
     if (batch.length) written += writevSync(fd, batch);
