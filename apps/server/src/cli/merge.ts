@@ -6,11 +6,8 @@ import { Command, Option } from 'commander';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { OutputOptionsSchema, PlaceholderListSchema, SheafError, type OutputOptions, type OutputOptionsInput, type RowSelection } from '@sheaf/shared';
-import { decryptPdf, inspectEncryption, prepareMerge, readSheet } from '@sheaf/engine';
-import { checkTemplateSafely, loadBundledFallbackFonts, mergeDocumentsInParallel, useNativeCrypto } from '@sheaf/engine/node';
 import { availableParallelism } from 'node:os';
 import { readNamedFiles } from './files.ts';
-import { writeCombined, writeZip } from './outputs.ts';
 import { progressBar } from './progress.ts';
 
 const PARALLEL_MIN_DOCUMENTS = 64;
@@ -67,6 +64,10 @@ function positiveInteger(value: string): number {
 }
 
 async function runMerge(templatePath: string, dataPath: string, flags: MergeFlags): Promise<number> {
+  // The engine (pdf-lib, fontkit, SheetJS) takes a second to load: only when a merge runs, not for --help.
+  const { decryptPdf, inspectEncryption, prepareMerge, readSheet } = await import('@sheaf/engine');
+  const { checkTemplateSafely, loadBundledFallbackFonts, mergeDocumentsInParallel, useNativeCrypto } = await import('@sheaf/engine/node');
+  const { writeCombined, writeZip } = await import('./outputs.ts');
   useNativeCrypto();
   const extension = path.extname(flags.out).toLowerCase();
   if (flags.combined && extension !== '.pdf') throw new SheafError('generic/invalid-input', { detail: '--out must end in .pdf with --combined' });
