@@ -51,6 +51,3 @@ export function placePlaceholders(placeholders: readonly Placeholder[], sheet: S
     return { placeholder, column, page, box, style };
   });
 }
-
-/** The string a text-like placeholder prints for a row (numbers and dates formatted). */
-export type ValueFormatter = (placed: PlacedPlaceholder, sheet: SheetData, row: number) => string;

@@ -24,14 +24,6 @@ export interface MergeInput {
   fallbackFonts: FallbackFonts;
 }
 
-/** One output document of a separate-documents merge. */
-export interface MergedDocument {
-  /** Safe, unique file name ending in .pdf. */
-  fileName: string;
-  /** Excel row numbers that went into it (several for "multiple" groups). */
-  rowNumbers: number[];
-  bytes: Uint8Array;
-}
 
 /** A problem with one row that does not stop the others (e.g. a missing image). */
 export interface RowIssue {
