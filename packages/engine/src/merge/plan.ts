@@ -10,6 +10,7 @@ import {
 import { FontRegistry } from '../text/index.ts';
 import { loadTemplate, type Template, type TemplatePage } from '../pdf/template.ts';
 import { pdfNumber } from '../pdf/bytes.ts';
+import { transformRect } from '../pdf/geometry.ts';
 import { columnIndex, placePlaceholders, type PlacedPlaceholder } from './placed.ts';
 import { groupRows, selectRows } from './selection.ts';
 import { embedImages } from './images.ts';
@@ -83,6 +84,8 @@ export async function buildPlan(input: MergeInput): Promise<MergePlan> {
 
   const before = context.largestObjectNumber;
   fontRefs = fonts.embed(context);
+  const signatures = signaturePlan(context, placed);
+  // Everything registered since `before` (fonts, signature appearances) is shared by every document.
   const sharedRefs: PDFRef[] = [];
   for (let n = before + 1; n <= context.largestObjectNumber; n++) sharedRefs.push(PDFRef.of(n));
 
@@ -124,7 +127,7 @@ export async function buildPlan(input: MergeInput): Promise<MergePlan> {
       return (row) => namer(cell(row), sheet.rowNumber(row));
     },
     passwords: passwordsFor(options, cell),
-    signatures: signaturePlan(context, placed),
+    signatures,
   };
 }
 
@@ -153,20 +156,29 @@ function passwordsFor(options: OutputOptions, cell: (row: number) => (column: st
   return (row) => ({ userPassword: fill(protection.readPassword, row), ownerPassword: fill(protection.modifyPassword, row) });
 }
 
+/**
+ * Signature fields: one unsigned /Sig widget per placeholder and page. Each gets a thin grey frame as
+ * its appearance (one shared stream per placeholder) so recipients see where to sign.
+ */
 function signaturePlan(context: PDFContext, placed: PlacedPlaceholder[]): SignaturePlan {
+  const signatures = placed.filter((p) => p.placeholder.type === 'eSignature');
+  const rects = new Map(signatures.map((p) => {
+    const { x, y, width, height } = p.box;
+    return [p, transformRect(p.page.visualToUser, [x, y, x + width, y + height]).map((value) => Number(pdfNumber(value)))] as const;
+  }));
+  const appearances = new Map(signatures.map((p) => {
+    const [x0, y0, x1, y1] = rects.get(p)!;
+    const [w, h] = [Number(pdfNumber(x1! - x0!)), Number(pdfNumber(y1! - y0!))];
+    const frame = `q 0.6 0.6 0.6 RG 0.75 w 0.375 0.375 ${pdfNumber(w - 0.75)} ${pdfNumber(h - 0.75)} re S Q\n`;
+    return [p, context.register(context.stream(frame, { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, w, h] }))] as const;
+  }));
   return {
-    placed: placed.filter((p) => p.placeholder.type === 'eSignature'),
+    placed: signatures,
     widget(p: PlacedPlaceholder, pageRef: PDFRef, suffix: string): PDFDict {
-      const [a, b, c, d, e, f] = p.page.visualToUser;
-      const { x, y, width, height } = p.box;
-      const corners = [[x, y], [x + width, y + height]].map(([u, v]) => [a * u! + c * v! + e, b * u! + d * v! + f]);
-      const rect = [
-        Math.min(corners[0]![0]!, corners[1]![0]!), Math.min(corners[0]![1]!, corners[1]![1]!),
-        Math.max(corners[0]![0]!, corners[1]![0]!), Math.max(corners[0]![1]!, corners[1]![1]!),
-      ].map((value) => Number(pdfNumber(value)));
       return context.obj({
         Type: 'Annot', Subtype: 'Widget', FT: 'Sig', F: 4, P: pageRef,
-        T: PDFString.of(`${p.placeholder.id}${suffix}`), Rect: rect,
+        T: PDFString.of(`${p.placeholder.id}${suffix}`), Rect: rects.get(p)!,
+        MK: { BC: [0.6, 0.6, 0.6] }, AP: { N: appearances.get(p)! },
       }) as PDFDict;
     },
   };
