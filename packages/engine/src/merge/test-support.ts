@@ -4,6 +4,7 @@
  * its outputs (qpdf's structure check and JSON, poppler's text, word boxes and page info). Pixels,
  * QR codes and test images live in test-pixels.ts, re-exported here.
  */
+import { withoutBidiMarks, type WordBox } from '../text/test-support.ts';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -260,19 +261,7 @@ export function pdfFonts(file: string): FontJson[] {
   });
 }
 
-/** pdftotext wraps right-to-left runs in direction marks; compare words without them. */
-export function withoutBidiMarks(text: string): string {
-  return text.replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '');
-}
-
-export interface WordBox {
-  word: string;
-  /** Points in the page as displayed, origin top-left. */
-  xMin: number;
-  yMin: number;
-  xMax: number;
-  yMax: number;
-}
+export { withoutBidiMarks, type WordBox };
 
 /** Words with their boxes from `pdftotext -bbox` of one page (coordinates of the displayed page). */
 export function wordBoxes(file: string, page = 1): WordBox[] {
