@@ -11,6 +11,42 @@ export const ERROR_MESSAGES = {
   'generic/too-many-attempts': 'Too many failed attempts. Please try again later.',
   'generic/invalid-input': 'The request is not valid: {detail}',
 
+
+  // Accounts (spec sections 5 and 8; server codes and their words from the spec)
+  'auth/firstname-empty': 'Must not be empty',
+  'auth/lastname-empty': 'Must not be empty',
+  'auth/email-empty': 'Must not be empty',
+  'auth/password-empty': 'Must not be empty',
+  'auth/email-invalid': 'Must be a valid email address',
+  'auth/email-already-in-use': 'Email address is already in use',
+  'auth/passwords-must-match': 'Passwords must match',
+  'auth/weak-password': 'Choose a stronger password',
+  'auth/invalid-credentials': 'Wrong email or password',
+  'auth/wrong-password': 'Wrong password',
+  'auth/unauthenticated': 'Your session has ended. Please log in again.',
+  'auth/reset-link-invalid': 'This password reset link is invalid or has expired.',
+  'auth/reset-email-sent': 'If an account exists for this address, an email with a link to reset the password is on its way.',
+  'auth/password-reset-done': 'Your password has been changed. You can log in now.',
+  'auth/has-child-users': 'An account cannot be deleted while child users exist.',
+
+  // Library
+  'template/not-found': 'The template does not exist or has been deleted.',
+  'template/merge-in-progress': 'The template cannot be deleted because there is a mail merge in progress',
+  'template/import-invalid': 'This file is not a template exported from Sheaf.',
+  'template/shared': 'A copy of the template was sent to {email}.',
+  'share/user-not-found': 'There is no user with the email address {email}.',
+  'share/self': 'You cannot share a template with yourself.',
+  'sheet/missing': 'Upload a spreadsheet first.',
+  'sheet/merge-in-progress': 'The spreadsheet cannot be deleted because there is a mail merge in progress',
+  'font/not-found': 'There is no font named "{name}".',
+  'image/not-found': 'There is no image named "{name}".',
+  'merge/not-found': 'The history item was not found.',
+  'merge/in-progress': 'A merge of this template is already running.',
+  'merge/files-deleted': 'The files of this merge have been deleted.',
+  'merge/link-expired': 'This download link has expired. Open the history again for a new one.',
+  'merge/interrupted': 'The merge was interrupted by a server restart. Please generate again.',
+  'merge/email-unavailable': 'Sending emails is not available yet.',
+
   // Templates
   'template/empty': 'The template file is empty.',
   'template/corrupt': 'The template is not a readable PDF file ({detail}).',
@@ -85,4 +121,15 @@ export class SheafError extends Error {
 
 export function isSheafError(error: unknown): error is SheafError {
   return error instanceof SheafError;
+}
+
+/** Several field errors at once (a form): each field maps to a catalogue code shown under it. */
+export class SheafFieldErrors extends SheafError {
+  readonly fields: Record<string, ErrorCode>;
+  constructor(fields: Record<string, ErrorCode>) {
+    const first = Object.values(fields)[0] ?? 'generic/invalid-input';
+    super(first, {});
+    this.name = 'SheafFieldErrors';
+    this.fields = fields;
+  }
 }

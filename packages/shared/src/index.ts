@@ -3,3 +3,5 @@ export * from './errors.ts';
 export * from './placeholder.ts';
 export * from './output.ts';
 export * from './rows.ts';
+export * from './api/index.ts';
+export * from './savings.ts';

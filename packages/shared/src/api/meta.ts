@@ -1,0 +1,14 @@
+import { z } from 'zod';
+
+/** GET /config: server-provided parameters (upload limits etc.) and the running version. */
+export const ServerConfigSchema = z.object({
+  version: z.string(),
+  maxUploadBytes: z.number().int(),
+  maxImageBytes: z.number().int(),
+  maxAttachmentsBytes: z.number().int(),
+  maxSheetRows: z.number().int(),
+  /** Account mail (password resets) is kept in a local outbox instead of being sent. */
+  mailOutbox: z.boolean(),
+  edition: z.enum(['web', 'desktop']),
+});
+export type ServerConfig = z.infer<typeof ServerConfigSchema>;

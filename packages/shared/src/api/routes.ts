@@ -1,0 +1,88 @@
+/**
+ * Every call of the /v1 API (spec section 7 plus the calls it says are "not shown"), as one table.
+ * The server registers exactly these; the web client calls them by key (api.call('login', ...)).
+ */
+import { z } from 'zod';
+import { route } from './route.ts';
+import { MergeParamsSchema, MessageSchema, OkSchema, TemplateParamsSchema } from './common.ts';
+import { ServerConfigSchema } from './meta.ts';
+import {
+  ChangeEmailSchema, ChangePasswordSchema, DeleteAccountSchema, LoginRequestSchema, LogoutRequestSchema,
+  RegisterRequestSchema, ResetPasswordConfirmSchema, ResetPasswordRequestSchema, SessionSchema, TokenRequestSchema,
+  TokenResponseSchema, UpdateMeSchema, UserSchema,
+} from './users.ts';
+import {
+  DecryptRequestSchema, DecryptResponseSchema, MergeSchema, PreviewRequestSchema, ShareTemplateSchema,
+  SplitButtonSelectionSchema, TemplateDetailSchema, TemplateListSchema, TemplateUploadQuerySchema,
+  UpdatePlaceholdersSchema, UpdateTemplateSchema, ExcelMetaSchema,
+} from './templates.ts';
+import { CopyExcelSchema, ExcelChoiceListSchema, ExcelSheetResponseSchema, ExcelUploadQuerySchema, FontListSchema, ImageListSchema } from './sheets.ts';
+import { CreditsSchema, MergeListSchema, MergeRequestSchema } from './merges.ts';
+
+const NameParamsSchema = z.object({ name: z.string().min(1).max(255) });
+const TemplateNameParamsSchema = TemplateParamsSchema.extend({ name: z.string().min(1).max(255) });
+const DownloadParamsSchema = z.object({ token: z.string().min(1).max(1024) });
+
+export const routes = {
+  // Meta
+  config: route({ method: 'GET', path: '/config', access: 'public', summary: 'Server parameters and version', response: ServerConfigSchema }),
+
+  // Accounts (spec sections 2, 5, 7)
+  login: route({ method: 'POST', path: '/users/login', access: 'public', summary: 'Log in with email and password', body: LoginRequestSchema, response: SessionSchema }),
+  register: route({ method: 'POST', path: '/users/register', access: 'public', summary: 'Create an account', body: RegisterRequestSchema, response: SessionSchema, status: 201 }),
+  token: route({ method: 'POST', path: '/users/token', access: 'public', summary: 'Exchange a refresh token for new tokens (rotating)', body: TokenRequestSchema, response: TokenResponseSchema }),
+  logout: route({ method: 'POST', path: '/users/logout', access: 'public', summary: 'Revoke a refresh token', body: LogoutRequestSchema, response: OkSchema }),
+  resetPassword: route({ method: 'POST', path: '/users/resetPassword', access: 'public', summary: 'Email a password-reset link', body: ResetPasswordRequestSchema, response: MessageSchema }),
+  resetPasswordConfirm: route({ method: 'POST', path: '/users/resetPassword/confirm', access: 'public', summary: 'Set a new password with the emailed token', body: ResetPasswordConfirmSchema, response: MessageSchema }),
+  me: route({ method: 'GET', path: '/users/me', access: 'private', summary: 'The signed-in user', response: UserSchema }),
+  updateMe: route({ method: 'PATCH', path: '/users/me', access: 'private', summary: 'Change name, company, language or home view', body: UpdateMeSchema, response: UserSchema }),
+  changeEmail: route({ method: 'POST', path: '/users/me/email', access: 'private', summary: 'Change the email address (current password required)', body: ChangeEmailSchema, response: UserSchema }),
+  changePassword: route({ method: 'POST', path: '/users/me/password', access: 'private', summary: 'Change the password (signs out other sessions)', body: ChangePasswordSchema, response: SessionSchema }),
+  deleteAccount: route({ method: 'DELETE', path: '/users/me', access: 'private', summary: 'Delete the account and all its data (current password required)', body: DeleteAccountSchema, response: OkSchema }),
+  credits: route({ method: 'GET', path: '/users/me/credits', access: 'private', summary: 'Credits balance for a merge of N documents', query: z.object({ toBeUsed: z.coerce.number().int().min(0).default(0) }), response: CreditsSchema }),
+
+  // Templates
+  listTemplates: route({ method: 'GET', path: '/templates', access: 'private', summary: 'The user\'s templates with their merge history', response: TemplateListSchema }),
+  uploadTemplate: route({ method: 'POST', path: '/templates', access: 'private', summary: 'Upload a PDF as a new template', query: TemplateUploadQuerySchema, body: 'multipart', response: TemplateDetailSchema, status: 201 }),
+  importTemplate: route({ method: 'POST', path: '/templates/import', access: 'private', summary: 'Import a template exported to a .sheaf.json file', body: 'multipart', response: TemplateDetailSchema, status: 201 }),
+  getTemplate: route({ method: 'GET', path: '/templates/:id', access: 'private', summary: 'A template with its placeholders, settings and spreadsheet metadata', params: TemplateParamsSchema, response: TemplateDetailSchema }),
+  downloadTemplate: route({ method: 'GET', path: '/templates/:id/download', access: 'private', summary: 'The template PDF (ETag = checksum)', params: TemplateParamsSchema, response: 'binary' }),
+  replaceTemplateFile: route({ method: 'PUT', path: '/templates/:id/file', access: 'private', summary: 'Replace the template PDF, keeping placeholders', params: TemplateParamsSchema, body: 'multipart', response: TemplateDetailSchema }),
+  thumbnail: route({ method: 'GET', path: '/templates/:id/thumbnail', access: 'private', summary: 'PNG of the first page', params: TemplateParamsSchema, response: 'binary' }),
+  updateTemplate: route({ method: 'PATCH', path: '/templates/:id', access: 'private', summary: 'Rename, change header row or output settings', params: TemplateParamsSchema, body: UpdateTemplateSchema, response: TemplateDetailSchema }),
+  updatePlaceholders: route({ method: 'PATCH', path: '/templates/:id/placeholders', access: 'private', summary: 'Save the placeholders', params: TemplateParamsSchema, body: UpdatePlaceholdersSchema, response: TemplateDetailSchema }),
+  splitButtonSelection: route({ method: 'PATCH', path: '/templates/:id/splitButtonSelection', access: 'private', summary: 'Remember the last download choice', params: TemplateParamsSchema, body: SplitButtonSelectionSchema, response: OkSchema }),
+  decryptTemplate: route({ method: 'POST', path: '/templates/:id/decrypt', access: 'private', summary: 'Unlock an encrypted template with its password', params: TemplateParamsSchema, body: DecryptRequestSchema, response: DecryptResponseSchema }),
+  copyTemplate: route({ method: 'POST', path: '/templates/:id/copy', access: 'private', summary: 'Copy a template (placeholders, images and spreadsheet)', params: TemplateParamsSchema, response: TemplateDetailSchema, status: 201 }),
+  shareTemplate: route({ method: 'POST', path: '/templates/:id/share', access: 'private', summary: 'Give another user a copy of the template', params: TemplateParamsSchema, body: ShareTemplateSchema, response: MessageSchema }),
+  exportTemplate: route({ method: 'GET', path: '/templates/:id/export', access: 'private', summary: 'Download the template as a .sheaf.json file', params: TemplateParamsSchema, response: 'binary' }),
+  deleteTemplate: route({ method: 'DELETE', path: '/templates/:id', access: 'private', summary: 'Delete a template, its spreadsheet and its history', params: TemplateParamsSchema, response: OkSchema }),
+  previewTemplate: route({ method: 'POST', path: '/templates/:id/preview', access: 'private', summary: 'Engine preview of a row range as a PDF', params: TemplateParamsSchema, body: PreviewRequestSchema, response: 'binary' }),
+  uploadImage: route({ method: 'POST', path: '/templates/:id/images', access: 'private', summary: 'Add a PNG/JPEG that image placeholders can name', params: TemplateParamsSchema, body: 'multipart', response: ImageListSchema, status: 201 }),
+  deleteImage: route({ method: 'DELETE', path: '/templates/:id/images/:name', access: 'private', summary: 'Remove an image', params: TemplateNameParamsSchema, response: ImageListSchema }),
+
+  // Spreadsheets
+  getExcel: route({ method: 'GET', path: '/templates/:id/excel', access: 'private', summary: 'The spreadsheet\'s metadata and rows', params: TemplateParamsSchema, response: ExcelSheetResponseSchema }),
+  uploadExcel: route({ method: 'POST', path: '/templates/:id/excel', access: 'private', summary: 'Upload or replace the spreadsheet', params: TemplateParamsSchema, query: ExcelUploadQuerySchema, body: 'multipart', response: ExcelMetaSchema, status: 201 }),
+  copyExcel: route({ method: 'POST', path: '/templates/:id/excel/copy', access: 'private', summary: 'Use the spreadsheet of another template', params: TemplateParamsSchema, body: CopyExcelSchema, response: ExcelMetaSchema }),
+  deleteExcel: route({ method: 'DELETE', path: '/templates/:id/excel', access: 'private', summary: 'Remove the spreadsheet', params: TemplateParamsSchema, response: OkSchema }),
+  listExcelChoices: route({ method: 'GET', path: '/spreadsheets', access: 'private', summary: 'Spreadsheets of the user\'s templates', response: ExcelChoiceListSchema }),
+
+  // Fonts
+  listFonts: route({ method: 'GET', path: '/fonts', access: 'private', summary: 'The user\'s custom fonts', response: FontListSchema }),
+  uploadFont: route({ method: 'POST', path: '/fonts', access: 'private', summary: 'Add a .ttf or .otf font', body: 'multipart', response: FontListSchema, status: 201 }),
+  deleteFont: route({ method: 'DELETE', path: '/fonts/:name', access: 'private', summary: 'Remove a font', params: NameParamsSchema, response: FontListSchema }),
+  fontFile: route({ method: 'GET', path: '/fonts/:name/file', access: 'private', summary: 'The font file (for the editor)', params: NameParamsSchema, response: 'binary' }),
+
+  // Merges
+  startMerge: route({ method: 'POST', path: '/templates/:id/merge', access: 'private', summary: 'Start a merge (a durable job)', params: TemplateParamsSchema, body: MergeRequestSchema, response: MergeSchema, status: 202 }),
+  listMerges: route({ method: 'GET', path: '/templates/:id/merges', access: 'private', summary: 'The template\'s merge history, newest first', params: TemplateParamsSchema, response: MergeListSchema }),
+  getMerge: route({ method: 'GET', path: '/templates/:id/merges/:mergeId', access: 'private', summary: 'One merge: status and progress', params: MergeParamsSchema, response: MergeSchema }),
+  cancelMerge: route({ method: 'PATCH', path: '/templates/:id/merges/:mergeId/cancel', access: 'private', summary: 'Cancel a running merge (nothing is charged for what was not made)', params: MergeParamsSchema, response: MergeSchema }),
+  deleteMergeFiles: route({ method: 'DELETE', path: '/templates/:id/merges/:mergeId/files', access: 'private', summary: 'Delete the merge\'s files, keep the history entry', params: MergeParamsSchema, response: MergeSchema }),
+  deleteMerge: route({ method: 'DELETE', path: '/templates/:id/merges/:mergeId', access: 'private', summary: 'Remove the history entry and its files', params: MergeParamsSchema, response: OkSchema }),
+  downloadMerge: route({ method: 'GET', path: '/files/:token', access: 'public', summary: 'Download a merge result by its time-limited link', params: DownloadParamsSchema, response: 'binary' }),
+} as const;
+
+export type Routes = typeof routes;
+export type RouteKey = keyof Routes;
