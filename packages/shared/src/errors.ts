@@ -10,6 +10,7 @@ export const ERROR_MESSAGES = {
   'generic/network': 'There was some network error, please try again',
   'generic/too-many-attempts': 'Too many failed attempts. Please try again later.',
   'generic/invalid-input': 'The request is not valid: {detail}',
+  'generic/not-found': 'There is no such page or API call ({path}).',
 
 
   // Accounts (spec sections 5 and 8; server codes and their words from the spec)
@@ -28,6 +29,7 @@ export const ERROR_MESSAGES = {
   'auth/reset-email-sent': 'If an account exists for this address, an email with a link to reset the password is on its way.',
   'auth/password-reset-done': 'Your password has been changed. You can log in now.',
   'auth/has-child-users': 'An account cannot be deleted while child users exist.',
+  'auth/account-disabled': 'This account has been disabled. Please contact your administrator.',
 
   // Library
   'template/not-found': 'The template does not exist or has been deleted.',
@@ -40,12 +42,13 @@ export const ERROR_MESSAGES = {
   'sheet/merge-in-progress': 'The spreadsheet cannot be deleted because there is a mail merge in progress',
   'font/not-found': 'There is no font named "{name}".',
   'image/not-found': 'There is no image named "{name}".',
+  'thumbnail/not-found': 'There is no preview image of this template yet.',
   'merge/not-found': 'The history item was not found.',
   'merge/in-progress': 'A merge of this template is already running.',
   'merge/files-deleted': 'The files of this merge have been deleted.',
   'merge/link-expired': 'This download link has expired. Open the history again for a new one.',
   'merge/interrupted': 'The merge was interrupted by a server restart. Please generate again.',
-  'merge/email-unavailable': 'Sending emails is not available yet.',
+  'merge/email-combined': 'Documents can only be emailed one per row, not as one combined document.',
 
   // Templates
   'template/empty': 'The template file is empty.',
@@ -95,16 +98,105 @@ export const ERROR_MESSAGES = {
   'merge/cancelled': 'The merge was cancelled.',
   'merge/insufficient-credits': 'Not enough credits: {available} left, {needed} needed.',
   'merge/licence-expired': 'Licence expired',
+
+  // Senders (spec sections 5, 6 and 8; the spec's error names are in SENDER_FIELD_ERRORS)
+  'sender/EmptyEmailError': 'Please enter an email address',
+  'sender/EmailError': 'Invalid email address',
+  'sender/EmailAlreadyAddedError': 'This sender has already been added.',
+  'sender/EmailAlreadyVerifiedError': 'This address is already verified as a sender.',
+  'sender/EmptyIdentifierError': 'Please enter the name recipients will see.',
+  'sender/IdentifierError': 'The name may contain letters, digits, spaces and . , \' - _ & only (at most 64 characters).',
+  'sender/DomainAlreadyInUse': 'This domain is already used by another account.',
+  'sender/SubdomainError': 'Only letters, digits, dots and hyphens are allowed.',
+  'sender/ServerError': 'Enter a valid server name or IP address.',
+  'sender/PortError': 'Enter a port from 1 to 99999.',
+  'sender/UsernameError': 'Please enter the user name.',
+  'sender/PasswordError': 'Please enter the password.',
+  'sender/host-forbidden': 'This server is not allowed: it is on a private, local or reserved network.',
+  'sender/invalid-code': 'Invalid verification code',
+  'sender/code-expired': 'The verification code has expired. Add the sender again to get a new one.',
+  'sender/smtp-failed': 'Connection to the SMTP server failed',
+  'sender/smtp-rejected': 'The SMTP server answered: {response}',
+  'sender/not-found': 'The sender does not exist or has been deleted.',
+  'sender/not-verified': 'The sender is not verified yet.',
+  'sender/needs-pro': 'Spoof senders are available on the Pro and Enterprise plans. Please upgrade.',
+  'sender/needs-enterprise': 'SMTP and domain senders are available on the Enterprise plan. Please upgrade.',
+  'sender/desktop-smtp-only': 'The desktop edition sends through your own SMTP server only.',
+  'sender/not-reopenable': 'Spoof senders cannot be verified again. Delete the sender and add it again.',
+  'sender/in-use': 'The sender cannot be deleted because there is a mail merge in progress',
+  'sender/code-sent': 'A verification code was sent to {email}.',
+
+  // Email composition and sending
+  'email/plan-required': 'Sending emails is available on the Pro and Enterprise plans. Please upgrade.',
+  'email/test-unverified': 'Sending test email not available due to unverified sender.',
+  'email/no-sender': 'Choose a verified sender.',
+  'email/from-name-too-long': 'The from name may be at most {max} characters.',
+  'email/subject-empty': 'Please enter a subject.',
+  'email/content-empty': 'Please write the message.',
+  'email/no-recipients-column': 'Choose the column that holds the recipients\' email addresses.',
+  'email/column-unknown': 'The column "{column}" is not a heading of the spreadsheet.',
+  'email/tag-unknown': 'The column tag "{column}" is not a heading of the spreadsheet.',
+  'email/no-valid-recipients': 'No row has a valid email address.',
+  'email/some-invalid-recipients': '{invalid} addresses are not valid; documents without a valid address are not sent.',
+  'email/reply-to-invalid': 'The reply-to address is not valid.',
+  'email/attachment-name': 'The file name must not contain special characters.',
+  'email/attachments-too-large': 'Attachments may be at most {maxMb} MB in total.',
+  'email/attachment-not-found': 'There is no attachment named "{name}".',
+  'email/test-failed': 'The test email could not be sent: {detail}',
+  'email/test-sent': 'A test email was sent to {to}.',
+  'email/not-sent': 'This merge sends no email.',
+  'email/sender-gone': 'The sender of this mailing was deleted or is no longer verified.',
+  'email/message-not-found': 'The message does not exist or is not in your report.',
+
+  // Spam review: one code per rule of apps/server/src/modules/email/spam-rules.ts; the text is the suggestion
+  'spam/link-ratio': 'There are many links for little text ({links} links, {words} words). Write more text or use fewer links.',
+  'spam/shouting': '{percent}% of the text is in capitals. Write in normal sentence case.',
+  'spam/trigger-phrases': 'Spam filters look for phrases like these: {phrases}. Say it in your own words.',
+  'spam/punctuation': 'Runs of punctuation or currency signs such as "{example}" look like spam.',
+  'spam/text-missing': 'The message has no text. Write a few sentences for the recipient.',
+  'spam/text-short': 'The message is very short ({words} words). Say in a few sentences what you send and why.',
+  'spam/image-only': 'The message is images with hardly any text. Add text that says what it is about.',
+  'spam/many-images': 'The message has {images} images. Use fewer images and more text.',
+  'spam/link-shortener': 'Link shorteners hide where a link leads ({hosts}). Link to the full address.',
+  'spam/link-mismatch': 'A link shows {shown} but leads to {target}. Let the link text show where it leads.',
+  'spam/risky-attachment': 'Mail filters block attachments of this type: {names}.',
+  'spam/subject-missing': 'Add a subject.',
+  'spam/subject-caps': 'The subject is in capital letters. Write it in normal sentence case.',
+  'spam/subject-long': 'The subject has {length} characters. Keep it under {max}.',
+  'spam/from-name-missing': 'Enter a from name so recipients see who writes to them.',
+  'spam/from-name-caps': 'The from name is in capital letters. Write it in normal case.',
+  'spam/from-name-noreply': 'A "no-reply" sender puts recipients and filters off. Use a name and an address people can answer.',
+  'spam/reply-to-mismatch': 'Replies go to {replyDomain}, another domain than the sender\'s ({fromDomain}).',
+  'spam/sender-missing': 'No sender is chosen. Mail from a verified sender is trusted more.',
+  'spam/sender-unverified': 'The sender is not verified. Verify it so mail can be sent and is recognised as yours.',
+  'spam/dkim-missing': 'The DKIM record of the sender\'s domain is not verified yet. Unsigned mail lands in spam more often.',
+  'spam/no-unsubscribe': 'Tell recipients how to opt out of further emails, for example with an unsubscribe link.',
+  'spam/unfilled-tags': 'These column tags are not headings of the spreadsheet and would be sent as written: {tags}.',
+  'spam/hidden-text': 'The message has hidden text (tiny or white on white). Filters treat it as a trick; remove it.',
+  'spam/html-large': 'The message is {sizeKb} KB. Some mail programs cut off messages over {maxKb} KB.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;
 export type ErrorParams = Record<string, string | number>;
 
-/** Fills {name} slots of a catalogue message. */
+/**
+ * Slots holding amounts, written with digit grouping ("more than 100,000 rows", spec section 8); row
+ * and page numbers stay as the spreadsheet or document shows them ("row 12345").
+ */
+export const AMOUNT_SLOTS: ReadonlySet<string> = new Set(['max', 'maxMb', 'available', 'needed', 'length', 'pages', 'invalid']);
+
+/** Fills {slots} of a message; amounts are grouped the way `locale` writes numbers. */
+export function fillMessageSlots(text: string, params: ErrorParams | undefined, locale = 'en-US'): string {
+  return text.replace(/\{(\w+)\}/g, (slot, key: string) => {
+    if (!params || !(key in params)) return slot;
+    const value = params[key];
+    return typeof value === 'number' && AMOUNT_SLOTS.has(key) ? new Intl.NumberFormat(locale).format(value) : String(value);
+  });
+}
+
+/** The English text of a catalogue code with its {slots} filled. */
 export function formatErrorMessage(code: ErrorCode, params: ErrorParams = {}): string {
-  return ERROR_MESSAGES[code].replace(/\{(\w+)\}/g, (slot, key: string) =>
-    key in params ? String(params[key]) : slot,
-  );
+  return fillMessageSlots(ERROR_MESSAGES[code], params);
 }
 
 /** An error a user can act on: a catalogue code, its parameters and the English text. */

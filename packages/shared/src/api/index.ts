@@ -5,4 +5,6 @@ export * from './templates.ts';
 export * from './sheets.ts';
 export * from './merges.ts';
 export * from './meta.ts';
+export * from './senders.ts';
+export * from './email.ts';
 export * from './routes.ts';

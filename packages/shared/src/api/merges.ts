@@ -20,8 +20,11 @@ export const MergeRequestSchema = z.object({
     z.object({ specificRowsNumbers: z.string().min(1).max(10_000) }),
     z.object({ startRow: z.number().int().min(1), endRow: z.number().int().min(1) }),
   ]),
-  /** Email sending arrives with the email issue; must be absent or inactive until then. */
-  email: z.object({ isActive: z.boolean() }).passthrough().nullable().optional(),
+  /**
+   * Email the documents: the template's saved email settings are used (the wizard saves them first).
+   * `counts` are the client's recipients check, informative only (the server checks again).
+   */
+  email: z.object({ isActive: z.boolean(), counts: z.object({ valid: z.number().int(), invalid: z.number().int() }).optional() }).nullable().optional(),
   /** With too few credits: make only as many documents as the credits cover. */
   limitToCredits: z.boolean().optional(),
 });

@@ -18,6 +18,14 @@ import {
 } from './templates.ts';
 import { CopyExcelSchema, ExcelChoiceListSchema, ExcelSheetResponseSchema, ExcelUploadQuerySchema, FontListSchema, ImageListSchema } from './sheets.ts';
 import { CreditsSchema, MergeListSchema, MergeRequestSchema } from './merges.ts';
+import {
+  CreateSenderResponseSchema, CreateSenderSchema, SenderListSchema, SenderParamsSchema, SenderSchema, UpdateSenderSchema,
+  VerifySenderResponseSchema, VerifySenderSchema,
+} from './senders.ts';
+import {
+  AttachmentListSchema, EmailEventHistoryListSchema, EmailReportQuerySchema, EmailReportSchema, MailingReportSchema, MessageParamsSchema,
+  RecipientsCheckSchema, SpamScoreSchema, TemplateEmailSettingsSchema, TestEmailResponseSchema, TestEmailSchema, UpdateEmailSettingsSchema,
+} from './email.ts';
 
 const NameParamsSchema = z.object({ name: z.string().min(1).max(255) });
 const TemplateNameParamsSchema = TemplateParamsSchema.extend({ name: z.string().min(1).max(255) });
@@ -82,6 +90,25 @@ export const routes = {
   deleteMergeFiles: route({ method: 'DELETE', path: '/templates/:id/merges/:mergeId/files', access: 'private', summary: 'Delete the merge\'s files, keep the history entry', params: MergeParamsSchema, response: MergeSchema }),
   deleteMerge: route({ method: 'DELETE', path: '/templates/:id/merges/:mergeId', access: 'private', summary: 'Remove the history entry and its files', params: MergeParamsSchema, response: OkSchema }),
   downloadMerge: route({ method: 'GET', path: '/files/:token', access: 'public', summary: 'Download a merge result by its time-limited link', params: DownloadParamsSchema, response: 'binary' }),
+
+  // Senders (spec sections 2-8; issue #4)
+  listSenders: route({ method: 'GET', path: '/senders', access: 'private', summary: 'The user\'s senders', response: SenderListSchema }),
+  getSender: route({ method: 'GET', path: '/senders/:senderId', access: 'private', summary: 'One sender (re-check of a domain sender\'s DNS records)', params: SenderParamsSchema, response: SenderSchema }),
+  createSender: route({ method: 'POST', path: '/senders', access: 'private', summary: 'Add a sender (spoof: mails a code; domain: returns DNS records; smtp: tests the connection)', body: CreateSenderSchema, response: CreateSenderResponseSchema, status: 201 }),
+  verifySender: route({ method: 'POST', path: '/senders/verify', access: 'private', summary: 'Verify a sender: the spoof code, a DNS re-check or a new SMTP test', body: VerifySenderSchema, response: VerifySenderResponseSchema }),
+  updateSender: route({ method: 'PATCH', path: '/senders/:senderId', access: 'private', summary: 'Change which delivery notifications the sender gets', params: SenderParamsSchema, body: UpdateSenderSchema, response: SenderSchema }),
+  deleteSender: route({ method: 'DELETE', path: '/senders/:senderId', access: 'private', summary: 'Delete a sender', params: SenderParamsSchema, response: SenderListSchema }),
+
+  // Email composition and sending (issue #4)
+  updateEmailSettings: route({ method: 'PATCH', path: '/templates/:id/email', access: 'private', summary: 'Save the template\'s email settings', params: TemplateParamsSchema, body: UpdateEmailSettingsSchema, response: TemplateEmailSettingsSchema }),
+  uploadAttachment: route({ method: 'POST', path: '/templates/:id/attachments', access: 'private', summary: 'Add a static attachment sent with every message', params: TemplateParamsSchema, body: 'multipart', response: AttachmentListSchema, status: 201 }),
+  deleteAttachment: route({ method: 'DELETE', path: '/templates/:id/attachments/:name', access: 'private', summary: 'Remove a static attachment', params: TemplateNameParamsSchema, response: AttachmentListSchema }),
+  recipientsCheck: route({ method: 'GET', path: '/templates/:id/email/recipients', access: 'private', summary: 'Count valid and invalid recipient addresses of the spreadsheet', params: TemplateParamsSchema, query: z.object({ column: z.string().max(255).optional() }), response: RecipientsCheckSchema }),
+  testEmail: route({ method: 'POST', path: '/templates/:id/email/test', access: 'private', summary: 'Send one row\'s message to yourself', params: TemplateParamsSchema, body: TestEmailSchema, response: TestEmailResponseSchema }),
+  calculateSpamScore: route({ method: 'POST', path: '/templates/:id/calculateSpamScore', access: 'private', summary: 'Spam score (0-10) and suggestions for the composed message', params: TemplateParamsSchema, response: SpamScoreSchema }),
+  mailingReport: route({ method: 'GET', path: '/templates/:id/email/:mergeId', access: 'private', summary: 'The mailing of one merge: a status per message and the counts', params: MergeParamsSchema, response: MailingReportSchema }),
+  emailReport: route({ method: 'GET', path: '/email-report', access: 'private', summary: 'Messages of the last 30 days (scope=all: also the users of an admin)', query: EmailReportQuerySchema, response: EmailReportSchema }),
+  messageEvents: route({ method: 'GET', path: '/email-report/messages/:messageId', access: 'private', summary: 'Every status one message went through', params: MessageParamsSchema, response: EmailEventHistoryListSchema }),
 } as const;
 
 export type Routes = typeof routes;

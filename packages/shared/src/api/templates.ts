@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PasswordProtectionSchema } from '../output.ts';
 import { PlaceholderListSchema } from '../placeholder.ts';
 import { EmailSchema } from './users.ts';
+import { TemplateEmailSettingsSchema } from './email.ts';
 
 /** The output flags a template remembers between merges (spec section 3 "Template"). */
 export const TemplateOutputSettingsSchema = z.object({
@@ -48,6 +49,11 @@ export const MergeSchema = z.object({
   downloadUrl: z.string().nullable(),
   filesDeleted: z.boolean(),
   madeViaApi: z.boolean(),
+  /**
+   * Emailing of the documents after they are made: null when the merge sends no email; otherwise
+   * queued (documents still being made), sending, completed, cancelled or error.
+   */
+  mailingStatus: z.enum(['queued', 'sending', 'completed', 'cancelled', 'error']).nullable(),
   /** Rows skipped with the reason (e.g. a missing image). */
   issues: z.array(z.object({ rowNumber: z.number().int(), code: z.string(), message: z.string() })),
   error: z.object({ code: z.string(), message: z.string(), params: z.record(z.string(), z.union([z.string(), z.number()])).optional() }).nullable(),
@@ -84,8 +90,8 @@ export const TemplateDetailSchema = TemplateSummarySchema.omit({ merges: true })
   output: TemplateOutputSettingsSchema,
   splitButtonSelection: z.string().nullable(),
   excel: ExcelMetaSchema.nullable(),
-  /** Email settings arrive with the email issue; null until then. */
-  email: z.record(z.string(), z.unknown()).nullable(),
+  /** The email part of step 4 (defaults when never saved). */
+  email: TemplateEmailSettingsSchema,
 });
 export type TemplateDetail = z.infer<typeof TemplateDetailSchema>;
 
