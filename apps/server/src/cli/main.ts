@@ -2,6 +2,9 @@
 import { Command, CommanderError } from 'commander';
 import { isSheafError } from '@sheaf/shared';
 import { mergeCommand } from './merge.ts';
+import { outboxCommand } from './outbox.ts';
+import { serveCommand } from './serve.ts';
+import { usersCommand } from './users.ts';
 
 /** Exit codes: 0 done, 1 bad input (a catalogue error), 2 usage, 3 done but some rows were skipped. */
 export async function main(argv: string[]): Promise<number> {
@@ -12,6 +15,9 @@ export async function main(argv: string[]): Promise<number> {
   let exitCode = 0;
   // Subcommands do not inherit exitOverride or the output settings unless told to.
   program.addCommand(mergeCommand((code) => (exitCode = code)).copyInheritedSettings(program));
+  program.addCommand(serveCommand().copyInheritedSettings(program));
+  program.addCommand(outboxCommand().copyInheritedSettings(program));
+  program.addCommand(usersCommand().copyInheritedSettings(program));
   try {
     await program.parseAsync(argv);
     return exitCode;

@@ -112,7 +112,7 @@ describe.concurrent('sheaf merge bad input', () => {
       ]);
       const { run, left } = await attempt('qr', { data: fixture(QR_TOO_LONG.file), placeholders });
       expect(run.code).toBe(3);
-      expect(run.stderr).toMatch(new RegExp(`\\nsheaf: skipped: Row 4: The text is too long for a QR code \\(${QR_TOO_LONG.length} characters; .*\\)\\.\\n$`));
+      expect(run.stderr).toMatch(new RegExp(`\\nsheaf: skipped: Row 4: The text is too long for a QR code \\(${QR_TOO_LONG.length.toLocaleString('en-US')} characters; .*\\)\\.\\n$`));
       expect(left).toEqual(['out.zip']);
     });
 

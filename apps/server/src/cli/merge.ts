@@ -67,7 +67,7 @@ async function runMerge(templatePath: string, dataPath: string, flags: MergeFlag
   // The engine (pdf-lib, fontkit, SheetJS) takes a second to load: only when a merge runs, not for --help.
   const { decryptPdf, inspectEncryption, prepareMerge, readSheet } = await import('@sheaf/engine');
   const { checkTemplateSafely, loadBundledFallbackFonts, mergeDocumentsInParallel, useNativeCrypto } = await import('@sheaf/engine/node');
-  const { writeCombined, writeZip } = await import('./outputs.ts');
+  const { writeCombined, writeZip } = await import('../merge-output/outputs.ts');
   useNativeCrypto();
   const extension = path.extname(flags.out).toLowerCase();
   if (flags.combined && extension !== '.pdf') throw new SheafError('generic/invalid-input', { detail: '--out must end in .pdf with --combined' });

@@ -1,4 +1,7 @@
-/** Writes merge outputs to disk: streamed, with backpressure, nothing held in memory but one document. */
+/**
+ * Writes merge outputs to disk: streamed, with backpressure, nothing held in memory but one document.
+ * Shared by `sheaf merge` and the server's merge jobs.
+ */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { rename, rm } from 'node:fs/promises';
@@ -8,14 +11,21 @@ import { ZipWriter, crc32, type OutputDocument } from '@sheaf/engine';
 async function withPartialFile<T>(out: string, write: (stream: WriteStream) => Promise<T>): Promise<T> {
   const partial = `${out}.partial`;
   const stream = createWriteStream(partial);
+  // A write failing after we gave up (stopped, cancelled) must not become an uncaught 'error' event.
+  const failed = new Promise<never>((_, reject) => stream.once('error', reject));
+  failed.catch(() => undefined);
   try {
-    const result = await write(stream);
+    const result = await Promise.race([write(stream), failed]);
     stream.end();
-    await once(stream, 'finish');
+    await Promise.race([once(stream, 'finish'), failed]);
     await rename(partial, out);
     return result;
   } catch (error) {
-    stream.destroy();
+    // Let buffered writes settle before the file goes: destroying mid-write fails them.
+    await new Promise<void>((resolve) => {
+      stream.once('close', resolve);
+      stream.end();
+    });
     await rm(partial, { force: true });
     throw error;
   }
@@ -25,10 +35,10 @@ async function put(stream: WriteStream, chunk: Uint8Array): Promise<void> {
   if (!stream.write(chunk)) await once(stream, 'drain');
 }
 
-export async function writeCombined(out: string, chunks: Iterable<Uint8Array>): Promise<number> {
+export async function writeCombined(out: string, chunks: Iterable<Uint8Array> | AsyncIterable<Uint8Array>): Promise<number> {
   return withPartialFile(out, async (stream) => {
     let bytes = 0;
-    for (const chunk of chunks) {
+    for await (const chunk of chunks) {
       bytes += chunk.length;
       await put(stream, chunk);
     }
@@ -36,7 +46,15 @@ export async function writeCombined(out: string, chunks: Iterable<Uint8Array>): 
   });
 }
 
-export async function writeZip(out: string, documents: Iterable<OutputDocument> | AsyncIterable<OutputDocument>, onDocument: (done: number) => void): Promise<{ documents: number; bytes: number }> {
+/** Where a document went in the ZIP: its local header's offset (documents are stored, so its bytes follow the header). */
+export type ZipEntryHook = (document: OutputDocument, headerOffset: number) => void | Promise<void>;
+
+export async function writeZip(
+  out: string,
+  documents: Iterable<OutputDocument> | AsyncIterable<OutputDocument>,
+  onDocument: (done: number) => void,
+  onEntry?: ZipEntryHook,
+): Promise<{ documents: number; bytes: number }> {
   return withPartialFile(out, async (stream) => {
     const zip = new ZipWriter((chunk) => put(stream, chunk));
     // Every document starts with the same template bytes: their CRC is computed once.
@@ -49,7 +67,9 @@ export async function writeZip(out: string, documents: Iterable<OutputDocument> 
       }
       let crc = shared.length ? prefixCrc!.crc : 0;
       for (const chunk of document.chunks.slice(shared.length)) crc = crc32(chunk, crc);
+      const headerOffset = zip.bytesWritten; // the previous file is written: the next header starts here
       await zip.addFile(document.fileName, document.chunks, { crc32: crc });
+      if (onEntry) await onEntry(document, headerOffset);
       onDocument(++count);
     }
     await zip.finish();

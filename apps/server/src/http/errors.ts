@@ -1,0 +1,86 @@
+/**
+ * One place that turns failures into HTTP answers: catalogue errors keep their code, validation
+ * failures become 'generic/invalid-input', anything else is a logged 500 'generic/something-wrong'.
+ * Every error body is {code, message, params?, fields?} (ErrorResponseSchema in shared).
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { SheafFieldErrors, formatErrorMessage, isSheafError, type ErrorCode, type ErrorParams, type ErrorResponse } from '@sheaf/shared';
+
+/** The HTTP status of a catalogue code. */
+export function statusForCode(code: ErrorCode): number {
+  if (code === 'auth/unauthenticated' || code === 'auth/invalid-credentials') return 401;
+  if (code === 'generic/too-many-attempts') return 429;
+  if (code === 'generic/something-wrong' || code === 'generic/technical-error') return 500;
+  // template/not-found, share/user-not-found, ...
+  if (code.endsWith('not-found')) return 404;
+  if (code.endsWith('in-progress')) return 409;
+  // The thing existed and is gone for good (a download link of deleted files, an expired link).
+  if (code === 'merge/files-deleted' || code === 'merge/link-expired') return 410;
+  if (code.endsWith('/too-large')) return 413;
+  return 400;
+}
+
+export function errorBody(code: ErrorCode, params: ErrorParams = {}, fields?: Record<string, string>): ErrorResponse {
+  return {
+    code,
+    message: formatErrorMessage(code, params),
+    ...(Object.keys(params).length ? { params } : {}),
+    ...(fields && Object.keys(fields).length ? { fields } : {}),
+  };
+}
+
+export function sendError(reply: FastifyReply, status: number, body: ErrorResponse): FastifyReply {
+  // An error after a binary reply began (e.g. Content-Disposition set) must not keep those headers.
+  reply.removeHeader('Content-Disposition');
+  reply.removeHeader('ETag');
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+/** A schema failure as the client sees it: the first problem as {detail}, top-level body fields as `fields`. */
+function validationBody(error: FastifyError): ErrorResponse {
+  const context = error.validationContext ?? 'body';
+  const issues = hasZodFastifySchemaValidationErrors(error) ? error.validation : (error.validation ?? []);
+  const first = issues[0];
+  const where = first ? `${context}${first.instancePath.replace(/\//g, '.').replace(/\.$/, '')}` : context;
+  const detail = first ? `${where}: ${first.message ?? 'invalid'}` : error.message;
+  const fields: Record<string, string> = {};
+  if (context === 'body') {
+    for (const issue of issues) {
+      const segments = issue.instancePath.split('/').filter(Boolean);
+      if (segments.length === 1) fields[segments[0]!] = 'generic/invalid-input';
+    }
+  }
+  return errorBody('generic/invalid-input', { detail }, fields);
+}
+
+/** The JSON 404 of an unknown /v1 path (and of anything else no route and no web page answers). */
+export function sendNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return sendError(reply, 404, errorBody('generic/not-found', { path: `${request.method} ${request.url.split('?')[0]}` }));
+}
+
+export function installErrorHandlers(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof SheafFieldErrors) {
+      return sendError(reply, 400, errorBody(error.code, error.params, error.fields));
+    }
+    if (isSheafError(error)) {
+      const status = statusForCode(error.code);
+      if (status >= 500) request.log.error({ err: error }, 'request failed');
+      return sendError(reply, status, errorBody(error.code, error.params));
+    }
+    if (error.validation) return sendError(reply, 400, validationBody(error));
+    if (isResponseSerializationError(error)) {
+      request.log.error({ issues: error.cause.issues, url: request.routeOptions.url }, 'response does not match its schema');
+      return sendError(reply, 500, errorBody('generic/something-wrong'));
+    }
+    // Fastify's and plugins' own client errors: bad JSON, wrong content type, body or file too large.
+    const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+    if (status >= 400 && status < 500) {
+      return sendError(reply, status === 406 || status === 415 ? 400 : status, errorBody('generic/invalid-input', { detail: error.message }));
+    }
+    // Unknown: logged with the request id (fastify's logger adds it); never headers or bodies.
+    request.log.error({ err: error }, 'unexpected error');
+    return sendError(reply, 500, errorBody('generic/something-wrong'));
+  });
+}

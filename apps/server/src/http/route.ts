@@ -1,0 +1,124 @@
+/**
+ * Binds a shared route definition (packages/shared/src/api/routes.ts) to a handler. Validation of
+ * params, query and body, authentication of private routes, and the shape of success responses all
+ * happen here, so module routes stay one line per call.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
+import type { z } from 'zod';
+import { SheafError, type ErrorCode, type RouteDef } from '@sheaf/shared';
+import type { AppContext, AuthUser } from '../context.ts';
+import { verifyAccessToken } from '../modules/auth/tokens.ts';
+import { sendBinary } from './binary.ts';
+import { readUploadedFile } from './upload.ts';
+
+export interface UploadedFile {
+  fileName: string;
+  mimeType: string;
+  bytes: Uint8Array;
+}
+
+/** A raw response: a PDF, a ZIP, an image or a download. */
+export interface BinaryResult {
+  kind: 'binary';
+  body: Uint8Array | Readable;
+  contentType: string;
+  /** Sent as Content-Disposition: attachment with this name. */
+  fileName?: string;
+  etag?: string;
+  size?: number;
+  cacheControl?: string;
+}
+
+export function binary(result: Omit<BinaryResult, 'kind'>): BinaryResult {
+  return { kind: 'binary', ...result };
+}
+
+// A route without a schema in a slot gets the unconstrained default z.ZodType there (see route() in
+// shared); `z.ZodType extends S` detects that default, so such slots are typed `undefined`.
+type Declared<S> = [NonNullable<S>] extends [z.ZodType] ? (z.ZodType extends NonNullable<S> ? never : NonNullable<S>) : never;
+type Infer<S> = [Declared<S>] extends [never] ? undefined : z.infer<Declared<S>>;
+type JsonBody<B> = Exclude<B, 'multipart' | undefined>;
+
+export interface HandlerInput<Def extends RouteDef> {
+  params: Infer<Def['params']>;
+  query: Infer<Def['query']>;
+  body: Infer<JsonBody<Def['body']>>;
+  /** The signed-in user; on public routes a placeholder with an empty uid. */
+  user: AuthUser;
+  request: FastifyRequest;
+  reply: FastifyReply;
+  /**
+   * The uploaded file of a multipart route (field "file"). Reading stops as soon as it exceeds
+   * `maxBytes`, with `tooLargeCode` ({maxMb}) as the error (default 'template/too-large').
+   */
+  file(maxBytes: number, tooLargeCode?: ErrorCode): Promise<UploadedFile>;
+}
+
+type ResponseSchema<R> = Exclude<R, 'binary'>;
+type Result<Def extends RouteDef> =
+  z.ZodType extends ResponseSchema<Def['response']>
+    ? BinaryResult
+    : ResponseSchema<Def['response']> extends z.ZodType
+      ? z.input<ResponseSchema<Def['response']>>
+      : BinaryResult;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The application context, decorated by buildApp so shared routes can check tokens. */
+    sheafContext?: AppContext;
+  }
+  interface FastifyContextConfig {
+    /** Set on routes answering raw bytes: they skip the minimum response delay. */
+    sheafBinary?: boolean;
+  }
+}
+
+const ANONYMOUS: AuthUser = Object.freeze({ uid: '' });
+
+/** Registers `handler` for the shared route `def` under /v1. */
+export function handle<Def extends RouteDef>(app: FastifyInstance, def: Def, handler: (input: HandlerInput<Def>) => Promise<Result<Def>>): void {
+  const isBinary = def.response === 'binary';
+  const jsonBody = def.body && def.body !== 'multipart' ? def.body : undefined;
+  const status = def.status ?? 200;
+  app.route({
+    method: def.method,
+    url: `/v1${def.path}`,
+    config: { sheafBinary: isBinary },
+    schema: {
+      summary: def.summary,
+      tags: [def.path.split('/')[1] ?? 'meta'],
+      ...(def.access === 'private' ? { security: [{ bearerAuth: [] }] } : {}),
+      ...(def.params ? { params: def.params } : {}),
+      ...(def.query ? { querystring: def.query } : {}),
+      ...(jsonBody ? { body: jsonBody } : {}),
+      ...(def.body === 'multipart' ? { consumes: ['multipart/form-data'] } : {}),
+      ...(isBinary || typeof def.response === 'string' ? {} : { response: { [status]: def.response } }),
+    },
+    handler: async (request, reply) => {
+      const user = def.access === 'private' ? await authenticate(app, request) : ANONYMOUS;
+      const input = {
+        params: request.params,
+        query: request.query,
+        body: jsonBody ? request.body : undefined,
+        user,
+        request,
+        reply,
+        file: (maxBytes: number, tooLargeCode: ErrorCode = 'template/too-large') => readUploadedFile(request, maxBytes, tooLargeCode),
+      } as HandlerInput<Def>;
+      const result = await handler(input);
+      if (isBinary) return sendBinary(request, reply, result as BinaryResult);
+      reply.code(status);
+      return result;
+    },
+  });
+}
+
+async function authenticate(app: FastifyInstance, request: FastifyRequest): Promise<AuthUser> {
+  const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
+  if (!match) throw new SheafError('auth/unauthenticated');
+  const ctx = app.sheafContext;
+  if (!ctx) throw new Error('handle(): the app has no sheafContext (use buildApp)');
+  // With the database: tokens of deleted or disabled accounts, or older than a password change, fail.
+  return verifyAccessToken(ctx.config, match[1]!, ctx.db);
+}

@@ -1,0 +1,82 @@
+/**
+ * The Fastify application: the /v1 API of every module, its OpenAPI document at /v1/docs, and the
+ * web app. buildApp only assembles; boot.ts opens the adapters and listens.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { MAX_UPLOAD_BYTES } from '@sheaf/shared';
+import type { AppContext } from '../context.ts';
+import { registerAuthRoutes } from '../modules/auth/routes.ts';
+import { registerUserRoutes } from '../modules/users/routes.ts';
+import { registerTemplateRoutes } from '../modules/templates/routes.ts';
+import { registerSpreadsheetRoutes } from '../modules/spreadsheets/routes.ts';
+import { registerFontRoutes } from '../modules/fonts/routes.ts';
+import { registerMergeRoutes } from '../modules/merges/routes.ts';
+import { registerEmailRoutes } from '../modules/email/routes.ts';
+import { registerSpamRoutes } from '../modules/email/spam-routes.ts';
+import { registerSenderRoutes } from '../modules/senders/routes.ts';
+import { installMinimumResponseTime } from './delay.ts';
+import { installErrorHandlers, sendNotFound } from './errors.ts';
+import { maskUrl } from './logger.ts';
+import { productVersion, registerMetaRoutes } from './meta.ts';
+import { contentSecurityPolicy, installSecurityHeaders } from './security.ts';
+import { isPageRequest, registerWebApp, webApp } from './web.ts';
+
+// JSON bodies: placeholders of a large template stay well below this.
+const JSON_BODY_LIMIT = 5 * 1024 * 1024;
+
+export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  const { config } = ctx;
+  const app = Fastify({
+    loggerInstance: ctx.log,
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: JSON_BODY_LIMIT,
+    // Request ids in logs; a client-sent id is not trusted.
+    requestIdHeader: false,
+    // Signed download links are one path segment of a few hundred characters.
+    routerOptions: { maxParamLength: 1000 },
+  });
+  app.decorate('sheafContext', ctx);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandlers(app);
+
+  const web = webApp(config);
+  installSecurityHeaders(app, contentSecurityPolicy({ scriptHashes: [web.scriptHash], apiHosts: config.API_HOSTS }));
+  installMinimumResponseTime(app, config.MIN_RESPONSE_MS);
+  app.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode >= 500) request.log.warn({ url: maskUrl(request.url), status: reply.statusCode }, 'request answered with a server error');
+  });
+
+  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES + 1, files: 1, fields: 20, fieldSize: 64 * 1024 } });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'Sheaf API', description: 'Mail merge for documents: templates, spreadsheets and merges.', version: productVersion() },
+      servers: [{ url: config.PUBLIC_URL }],
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    transform: jsonSchemaTransform,
+    // Only the API belongs in the API's document.
+    hideUntagged: false,
+  });
+  await app.register(swaggerUi, { routePrefix: '/v1/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+
+  registerMetaRoutes(app, ctx);
+  registerAuthRoutes(app, ctx);
+  registerUserRoutes(app, ctx);
+  registerTemplateRoutes(app, ctx);
+  registerSpreadsheetRoutes(app, ctx);
+  registerFontRoutes(app, ctx);
+  registerMergeRoutes(app, ctx);
+  registerEmailRoutes(app, ctx);
+  registerSpamRoutes(app, ctx);
+  registerSenderRoutes(app, ctx);
+
+  await registerWebApp(app, web, config);
+  app.setNotFoundHandler((request, reply) => (isPageRequest(request) ? web.sendIndex(reply) : sendNotFound(request, reply)));
+  return app;
+}

@@ -1,0 +1,109 @@
+/**
+ * SQL of sign-in state: refresh tokens (rotating, in families), password-reset tokens and failed
+ * attempts for rate limits. Tokens are stored only as sha256 hashes.
+ */
+import type { Queryable } from '../../adapters/db/types.ts';
+
+/** What verifying an access token needs to know about its user. */
+export async function findTokenState(q: Queryable, uid: string): Promise<{ disabled_at: Date | null; password_changed_at: Date } | undefined> {
+  const [row] = await q.query<{ disabled_at: Date | null; password_changed_at: Date }>(
+    'SELECT disabled_at, password_changed_at FROM users WHERE id = $1',
+    [uid],
+  );
+  return row;
+}
+
+// Refresh tokens
+
+export interface NewRefreshToken {
+  id: string;
+  userId: string;
+  familyId: string;
+  tokenHash: string;
+  ttlSeconds: number;
+}
+
+export async function insertRefreshToken(q: Queryable, token: NewRefreshToken): Promise<void> {
+  await q.query(
+    `INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, expires_at)
+     VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
+    [token.id, token.userId, token.familyId, token.tokenHash, token.ttlSeconds],
+  );
+}
+
+/**
+ * Marks a live token rotated and returns its user and family, in one statement, so two requests
+ * presenting the same token cannot both succeed. Undefined when the token is unknown, expired,
+ * rotated or revoked.
+ */
+export async function rotateRefreshToken(q: Queryable, tokenHash: string): Promise<{ user_id: string; family_id: string } | undefined> {
+  const [row] = await q.query<{ user_id: string; family_id: string }>(
+    `UPDATE refresh_tokens SET rotated_at = now()
+     WHERE token_hash = $1 AND rotated_at IS NULL AND revoked_at IS NULL AND expires_at > now()
+     RETURNING user_id, family_id`,
+    [tokenHash],
+  );
+  return row;
+}
+
+export async function findRefreshTokenFamily(q: Queryable, tokenHash: string): Promise<{ user_id: string; family_id: string } | undefined> {
+  const [row] = await q.query<{ user_id: string; family_id: string }>(
+    'SELECT user_id, family_id FROM refresh_tokens WHERE token_hash = $1',
+    [tokenHash],
+  );
+  return row;
+}
+
+export async function revokeFamily(q: Queryable, familyId: string): Promise<void> {
+  await q.query('UPDATE refresh_tokens SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL', [familyId]);
+}
+
+/** Revokes every refresh token of the user (password reset or change). */
+export async function revokeUserTokens(q: Queryable, uid: string): Promise<void> {
+  await q.query('UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [uid]);
+}
+
+// Password resets
+
+export async function insertPasswordReset(q: Queryable, tokenHash: string, uid: string, ttlSeconds: number): Promise<void> {
+  await q.query(
+    `INSERT INTO password_resets (token_hash, user_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))`,
+    [tokenHash, uid, ttlSeconds],
+  );
+}
+
+/** Uses a reset token once: returns its user if it was valid, unused and not expired. */
+export async function consumePasswordReset(q: Queryable, tokenHash: string): Promise<string | undefined> {
+  const [row] = await q.query<{ user_id: string }>(
+    `UPDATE password_resets SET used_at = now()
+     WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING user_id`,
+    [tokenHash],
+  );
+  return row?.user_id;
+}
+
+/** A reset token that is still usable (checked before the password rules, consumed after them). */
+export async function passwordResetUsable(q: Queryable, tokenHash: string): Promise<boolean> {
+  const rows = await q.query('SELECT 1 FROM password_resets WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()', [tokenHash]);
+  return rows.length > 0;
+}
+
+// Attempts (rate limits)
+
+export async function countAttempts(q: Queryable, key: string, windowSeconds: number): Promise<number> {
+  const [row] = await q.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM auth_attempts WHERE key = $1 AND attempted_at > now() - make_interval(secs => $2)`,
+    [key, windowSeconds],
+  );
+  return row?.n ?? 0;
+}
+
+/** Records an attempt and forgets this key's attempts that have left the window. */
+export async function recordAttempt(q: Queryable, key: string, windowSeconds: number): Promise<void> {
+  await q.query(`DELETE FROM auth_attempts WHERE key = $1 AND attempted_at <= now() - make_interval(secs => $2)`, [key, windowSeconds]);
+  await q.query('INSERT INTO auth_attempts (key) VALUES ($1)', [key]);
+}
+
+export async function clearAttempts(q: Queryable, key: string): Promise<void> {
+  await q.query('DELETE FROM auth_attempts WHERE key = $1', [key]);
+}

@@ -1,0 +1,33 @@
+/** Where a merge's result lives in the blob store, and what the downloaded file is called. */
+
+export function mergeBlobPrefix(mergeId: string): string {
+  return `merges/${mergeId}/`;
+}
+
+export function mergeBlobKey(mergeId: string, fileName: string): string {
+  return `${mergeBlobPrefix(mergeId)}${fileName}`;
+}
+
+const MAX_NAME_LENGTH = 150;
+
+/**
+ * The result's name: the chosen name (custom name, else the template's name) without its extension,
+ * made safe for every operating system, plus .zip (one PDF per row) or .pdf (combined).
+ */
+export function resultFileName(name: string, combined: boolean): string {
+  const base = name
+    .replace(/\.(pdf|docx?|sfdt|zip)$/i, '')
+    // Characters no file system accepts, and control characters.
+    .replace(/[<>:"/\\|?*]/g, '_')
+    .replace(/\p{Cc}/gu, '_')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^[.\s]+|[.\s]+$/g, '')
+    .slice(0, MAX_NAME_LENGTH);
+  const reserved = /^(con|prn|aux|nul|com\d|lpt\d)$/i.test(base);
+  return `${base && !reserved ? base : 'merge'}${combined ? '.pdf' : '.zip'}`;
+}
+
+export function contentTypeOf(fileName: string): string {
+  return fileName.toLowerCase().endsWith('.pdf') ? 'application/pdf' : 'application/zip';
+}

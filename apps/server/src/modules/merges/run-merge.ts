@@ -1,0 +1,156 @@
+/**
+ * The 'merge' job: makes the documents of one merge into a file, stores it, then completes the merge
+ * and charges the documents in one transaction. A crash anywhere before that transaction re-runs the
+ * job from the start; a merge already completed is left alone, so nothing is charged twice.
+ */
+import { createReadStream } from 'node:fs';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { isSheafError, formatErrorMessage } from '@sheaf/shared';
+import type { MergeInput, RowIssue } from '@sheaf/engine';
+import type { AppContext } from '../../context.ts';
+import type { JobContext } from '../../jobs/types.ts';
+import { isShutdown } from '../../jobs/runner.ts';
+import { writeCombined, writeZip } from '../../merge-output/outputs.ts';
+import { throttled, untilAborted } from '../../merge-output/streams.ts';
+import { loadTemplateForMerge } from '../templates/load.ts';
+import { fallbackFonts } from '../templates/engine-fonts.ts';
+import { loadSheet } from '../spreadsheets/load.ts';
+import { loadUserFonts } from '../fonts/load.ts';
+import { chargeDocuments } from '../users/quota.ts';
+import { ACTIVE_STATUSES, findMerge, markCompleted, markEnded, markGenerating, updateProgress, type MergeRow } from './repository.ts';
+import { outputOptionsOf } from './request.ts';
+import { mergeBlobKey, mergeBlobPrefix, resultFileName } from './files.ts';
+import { attachmentKeys } from '../email/attachment-keys.ts';
+import { IndexFileWriter, indexEntryMaker } from '../email/document-index.ts';
+import { createMailing, snapshotOf, wakeMailings } from '../email/mailing.ts';
+
+export interface MergeJobPayload {
+  mergeId: string;
+  ownerId: string;
+}
+
+/** Tries of a merge that fails for a reason other than its input (a full disk, a lost database). */
+export const MERGE_MAX_ATTEMPTS = 3;
+/** Encrypted documents are CPU-bound: from this many on, they are made on worker threads. */
+const PARALLEL_MIN_DOCUMENTS = 64;
+const PROGRESS_INTERVAL_MS = 250;
+
+export async function runMergeJob(ctx: AppContext, payload: MergeJobPayload, job: JobContext): Promise<void> {
+  const { mergeId, ownerId } = payload;
+  const row = await findMerge(ctx.db, ownerId, mergeId);
+  // Deleted, or finished by an earlier run whose job record was not closed (a crash right after).
+  if (!row || !ACTIVE_STATUSES.includes(row.status)) return;
+  if (row.cancel_requested) {
+    await markEnded(ctx.db, ownerId, mergeId, 'cancelled', null);
+    return;
+  }
+  await markGenerating(ctx.db, ownerId, mergeId);
+  const tmpDir = path.join(ctx.config.DATA_DIR, 'tmp');
+  await mkdir(tmpDir, { recursive: true });
+  const tmpFile = path.join(tmpDir, `${mergeId}-${job.attempt}${row.is_combined_output ? '.pdf' : '.zip'}`);
+  try {
+    const made = await makeFile(ctx, row, tmpFile, job.signal);
+    const size = (await stat(tmpFile)).size;
+    await ctx.blobs.put(mergeBlobKey(mergeId, made.fileName), createReadStream(tmpFile));
+    // Emailed merges: the index of the documents goes with the ZIP (email/document-index.ts).
+    if (made.indexFile) await ctx.blobs.put(attachmentKeys.documentIndex(mergeId), createReadStream(made.indexFile));
+    job.signal.throwIfAborted();
+    const email = snapshotOf(row);
+    const completed = await ctx.db.transaction(async (tx) => {
+      const ok = await markCompleted(tx, ownerId, mergeId, { fileName: made.fileName, fileSize: size, documents: made.documents, issues: made.issues });
+      if (ok) await chargeDocuments(tx, ownerId, made.documents);
+      // The documents exist: the mailing starts (its first run queued in this same transaction).
+      if (ok && email) await createMailing(ctx, tx, row, email);
+      return ok;
+    });
+    if (completed && email) wakeMailings(ctx);
+    // Cancelled or deleted while the file was being stored: the file belongs to nobody.
+    if (!completed) await ctx.blobs.deletePrefix(mergeBlobPrefix(mergeId));
+  } catch (error) {
+    if (isShutdown(job.signal)) throw error; // handed back to the queue: a restart makes it again
+    if (job.signal.aborted) {
+      await ctx.blobs.deletePrefix(mergeBlobPrefix(mergeId));
+      await markEnded(ctx.db, ownerId, mergeId, 'cancelled', null);
+      return;
+    }
+    if (isSheafError(error)) {
+      await markEnded(ctx.db, ownerId, mergeId, 'error', { code: error.code, message: error.message, params: error.params });
+      return;
+    }
+    ctx.log.error({ err: error, mergeId, attempt: job.attempt }, 'merge failed');
+    if (job.attempt < MERGE_MAX_ATTEMPTS) throw error; // the runner tries again with backoff
+    await markEnded(ctx.db, ownerId, mergeId, 'error', { code: 'generic/something-wrong', message: formatErrorMessage('generic/something-wrong') });
+  } finally {
+    await rm(tmpFile, { force: true });
+    await rm(indexFileOf(tmpFile), { force: true });
+  }
+}
+
+const indexFileOf = (tmpFile: string) => `${tmpFile}.index.jsonl`;
+
+interface MadeFile {
+  fileName: string;
+  /** Documents made (rows, for combined output): what the owner is charged. */
+  documents: number;
+  issues: RowIssue[];
+  /** The document index of an emailed merge (a temporary file). */
+  indexFile?: string;
+}
+
+async function makeFile(ctx: AppContext, row: MergeRow, tmpFile: string, signal: AbortSignal): Promise<MadeFile> {
+  const { prepareMerge } = await import('@sheaf/engine');
+  const { mergeDocumentsInParallel, useNativeCrypto } = await import('@sheaf/engine/node');
+  // Encrypted outputs: Node's native hashes and AES, three times the pure-JS speed (idempotent).
+  useNativeCrypto();
+  const [loaded, sheet, fonts, fallback] = await Promise.all([
+    loadTemplateForMerge(ctx, row.owner_id, row.template_id),
+    loadSheet(ctx, row.owner_id, row.template_id),
+    loadUserFonts(ctx, row.owner_id),
+    fallbackFonts(),
+  ]);
+  const options = outputOptionsOf(ctx.config.encryptionKey, row.request);
+  const input: MergeInput = {
+    template: loaded.bytes,
+    placeholders: loaded.template.placeholders,
+    sheet,
+    rows: row.request.selection,
+    options,
+    fonts,
+    images: loaded.images,
+    fallbackFonts: fallback,
+  };
+  const merge = await prepareMerge(input);
+  signal.throwIfAborted();
+  const fileName = resultFileName(row.request.customName || loaded.template.customName || loaded.template.name, merge.isCombined);
+  const total = merge.isCombined ? merge.rowCount : merge.documentCount;
+  await updateProgress(ctx.db, row.owner_id, row.id, 0, total);
+
+  if (merge.isCombined) {
+    await writeCombined(tmpFile, untilAborted(merge.combined(), signal));
+    const skippedRows = new Set(merge.issues.map((issue) => issue.rowNumber)).size;
+    return { fileName, documents: merge.rowCount - skippedRows, issues: merge.issues };
+  }
+  const progress = throttled(PROGRESS_INTERVAL_MS, (done) => updateProgress(ctx.db, row.owner_id, row.id, done));
+  const parallel = options.passwordProtection && merge.documentCount >= PARALLEL_MIN_DOCUMENTS && availableParallelism() > 1
+    ? mergeDocumentsInParallel(input)
+    : undefined;
+  const email = snapshotOf(row);
+  const index = email ? new IndexFileWriter(indexFileOf(tmpFile)) : undefined;
+  const entryOf = email ? indexEntryMaker(email, sheet) : undefined;
+  try {
+    const { documents } = await writeZip(
+      tmpFile,
+      untilAborted(parallel?.documents ?? merge.documents(), signal),
+      (done) => progress.push(done),
+      index && entryOf ? (document, offset) => index.write(entryOf(document, offset, document.byteLength)) : undefined,
+    );
+    await progress.flush();
+    await index?.close();
+    return { fileName, documents, issues: parallel ? parallel.issues : merge.issues, indexFile: index ? indexFileOf(tmpFile) : undefined };
+  } catch (error) {
+    index?.destroy();
+    throw error;
+  }
+}

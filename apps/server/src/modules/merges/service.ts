@@ -1,0 +1,170 @@
+/**
+ * Merges: starting one (checked, counted, charged against the quota on completion), reading the
+ * history, cancelling, deleting, downloading. The documents themselves are made by the 'merge' job
+ * (run-merge.ts).
+ */
+import {
+  FREE_PLAN_WATERMARK, SheafError, WATERMARKED_PLANS, type Merge, type MergeRequest, type Placeholder,
+} from '@sheaf/shared';
+import type { SheetData } from '@sheaf/engine';
+import type { AppContext } from '../../context.ts';
+import { binary, type BinaryResult } from '../../http/route.ts';
+import { loadSheet } from '../spreadsheets/load.ts';
+import { cancelMailing, mailingStatusesOf } from '../email/mailing.ts';
+import { checkMailing, freezeAttachments } from '../email/snapshot.ts';
+import { currentPeriod, getCredits } from '../users/quota.ts';
+import { contentTypeOf, mergeBlobKey, mergeBlobPrefix } from './files.ts';
+import { readDownloadToken } from './links.ts';
+import { toMergeDto } from './present.ts';
+import * as repo from './repository.ts';
+import { checkedOutputOptions, storedRequest } from './request.ts';
+import type { MergeJobPayload } from './run-merge.ts';
+import { MERGE_MAX_ATTEMPTS } from './run-merge.ts';
+import { columnIndex, documentGroups, rowSelectionOf, selectedRows, selectionOfRows } from './selection.ts';
+
+export const MERGE_JOB = 'merge';
+
+async function mailingInProgress(ctx: AppContext, ownerId: string, row: repo.MergeRow): Promise<boolean> {
+  const status = (await mailingStatusesOf(ctx, ownerId, [row])).get(row.id);
+  return status === 'queued' || status === 'sending';
+}
+
+export async function startMerge(ctx: AppContext, ownerId: string, templateId: string, request: MergeRequest): Promise<Merge> {
+  // The client picks the id, so a retried request returns the merge it already started.
+  const existing = await existingMerge(ctx, ownerId, templateId, request.mergeId);
+  if (existing) return toMergeDto(ctx, existing);
+  const template = await repo.findTemplateForMerge(ctx.db, ownerId, templateId);
+  if (!template) throw new SheafError('template/not-found');
+  if (await repo.findActiveMerge(ctx.db, ownerId, templateId)) throw new SheafError('merge/in-progress');
+  if (template.placeholders.length === 0) throw new SheafError('merge/no-placeholders');
+
+  const sheet = await loadSheet(ctx, ownerId, templateId); // sheet/missing without one
+  checkColumns(template.placeholders, sheet);
+  const options = checkedOutputOptions(request, sheet.headers);
+
+  let selection = rowSelectionOf(request.rowsData);
+  const rows = selectedRows(sheet, selection);
+  const groups = documentGroups(sheet, rows, template.placeholders);
+  // Combined output counts each row as a document; otherwise a group of rows is one document.
+  const needed = options.isCombinedOutput ? rows.length : groups.length;
+  const credits = await getCredits(ctx.db, ownerId, needed);
+  if (!credits.unlimited && credits.available !== null && credits.available < needed) {
+    if (!request.limitToCredits || credits.available <= 0) {
+      throw new SheafError('merge/insufficient-credits', { available: credits.available, needed });
+    }
+    const first = options.isCombinedOutput ? rows.slice(0, credits.available) : groups.slice(0, credits.available).flat();
+    selection = selectionOfRows(sheet, first);
+  }
+  // Emailing: checked over the rows that will be made; the settings are frozen into the merge.
+  const email = request.email?.isActive
+    ? await checkMailing(ctx, ownerId, templateId, sheet, selectedRows(sheet, selection), options.isCombinedOutput)
+    : null;
+  const total = Math.min(needed, credits.available ?? needed);
+  const { plan } = await currentPeriod(ctx.db, ownerId);
+  const watermark = WATERMARKED_PLANS.includes(plan) ? FREE_PLAN_WATERMARK : null;
+
+  const payload: MergeJobPayload = { mergeId: request.mergeId, ownerId };
+  if (email) await freezeAttachments(ctx, templateId, request.mergeId, email);
+  const created = await ctx.db.transaction(async (tx) => {
+    // One merge of a template at a time: the template row is locked while we look.
+    await repo.lockTemplate(tx, ownerId, templateId);
+    if (await repo.findActiveMerge(tx, ownerId, templateId)) throw new SheafError('merge/in-progress');
+    const inserted = await repo.insertMerge(tx, {
+      id: request.mergeId,
+      templateId,
+      ownerId,
+      request: storedRequest(ctx.config.encryptionKey, request, selection, watermark, email),
+      isCombinedOutput: options.isCombinedOutput,
+      total,
+    });
+    if (inserted) await ctx.jobs.enqueue(MERGE_JOB, payload, { id: request.mergeId, tx, maxAttempts: MERGE_MAX_ATTEMPTS });
+    return inserted;
+  });
+  if (created) ctx.jobs.wake();
+  // A concurrent request with the same id may have won the insert: answer with its merge.
+  const row = await existingMerge(ctx, ownerId, templateId, request.mergeId);
+  if (!row) throw new SheafError('merge/not-found');
+  return toMergeDto(ctx, row);
+}
+
+/** The caller's merge with this id; an id taken by another user or another template is "not found". */
+async function existingMerge(ctx: AppContext, ownerId: string, templateId: string, mergeId: string): Promise<repo.MergeRow | undefined> {
+  const row = await repo.findMerge(ctx.db, ownerId, mergeId);
+  if (row && row.template_id === templateId) return row;
+  if (row || (await repo.mergeIdTaken(ctx.db, mergeId))) throw new SheafError('merge/not-found');
+  return undefined;
+}
+
+/** Every placeholder needs its column; none at all matching is its own message (the wizard's dialog). */
+function checkColumns(placeholders: readonly Placeholder[], sheet: SheetData): void {
+  const missing = placeholders.filter((placeholder) => columnIndex(sheet.headers, placeholder.column) === undefined);
+  if (missing.length === placeholders.length) throw new SheafError('merge/no-matching-placeholders');
+  const [first] = missing;
+  if (first) throw new SheafError('merge/missing-column', { column: first.column, name: first.id });
+}
+
+/** The merge of this template, or 404 merge/not-found (also for another user's merge). */
+async function ownMerge(ctx: AppContext, ownerId: string, templateId: string, mergeId: string): Promise<repo.MergeRow> {
+  const row = await repo.findMerge(ctx.db, ownerId, mergeId);
+  if (!row || row.template_id !== templateId) throw new SheafError('merge/not-found');
+  return row;
+}
+
+export async function listMerges(ctx: AppContext, ownerId: string, templateId: string): Promise<Merge[]> {
+  if (!(await repo.templateExists(ctx.db, ownerId, templateId))) throw new SheafError('template/not-found');
+  const rows = await repo.listMerges(ctx.db, ownerId, [templateId]);
+  const mailings = await mailingStatusesOf(ctx, ownerId, rows);
+  return Promise.all(rows.map((row) => toMergeDto(ctx, row, mailings.get(row.id) ?? null)));
+}
+
+export async function getMerge(ctx: AppContext, ownerId: string, templateId: string, mergeId: string): Promise<Merge> {
+  return toMergeDto(ctx, await ownMerge(ctx, ownerId, templateId, mergeId));
+}
+
+/** Stops a queued or running merge (status cancelled, partial files removed, nothing charged) and its mailing. */
+export async function cancelMerge(ctx: AppContext, ownerId: string, templateId: string, mergeId: string): Promise<Merge> {
+  const row = await ownMerge(ctx, ownerId, templateId, mergeId);
+  if (repo.ACTIVE_STATUSES.includes(row.status)) await stopMerge(ctx, ownerId, mergeId);
+  // Queued messages become cancelled; messages in flight finish.
+  await cancelMailing(ctx, ownerId, mergeId);
+  return toMergeDto(ctx, await ownMerge(ctx, ownerId, templateId, mergeId));
+}
+
+async function stopMerge(ctx: AppContext, ownerId: string, mergeId: string): Promise<void> {
+  await repo.requestCancel(ctx.db, ownerId, mergeId);
+  await ctx.jobs.cancel(mergeId); // resolves once a job running here has stopped
+  if (await repo.markEnded(ctx.db, ownerId, mergeId, 'cancelled', null)) {
+    // Ended here rather than by the job (it was queued, or runs elsewhere): clear what it may have written.
+    await ctx.blobs.deletePrefix(mergeBlobPrefix(mergeId));
+  }
+}
+
+export async function deleteMergeFiles(ctx: AppContext, ownerId: string, templateId: string, mergeId: string): Promise<Merge> {
+  const row = await ownMerge(ctx, ownerId, templateId, mergeId);
+  // A mailing reads the documents from these files while it sends.
+  if (repo.ACTIVE_STATUSES.includes(row.status) || (await mailingInProgress(ctx, ownerId, row))) throw new SheafError('merge/in-progress');
+  await ctx.blobs.deletePrefix(mergeBlobPrefix(mergeId));
+  const updated = await repo.markFilesDeleted(ctx.db, ownerId, mergeId);
+  return toMergeDto(ctx, updated ?? row);
+}
+
+export async function deleteMerge(ctx: AppContext, ownerId: string, templateId: string, mergeId: string): Promise<void> {
+  const row = await ownMerge(ctx, ownerId, templateId, mergeId);
+  if (repo.ACTIVE_STATUSES.includes(row.status)) await stopMerge(ctx, ownerId, mergeId);
+  await cancelMailing(ctx, ownerId, mergeId);
+  await ctx.blobs.deletePrefix(mergeBlobPrefix(mergeId));
+  await repo.deleteMergeRow(ctx.db, ownerId, mergeId);
+}
+
+/** GET /v1/files/:token: the result file, streamed, for whoever holds a valid link. */
+export async function downloadMerge(ctx: AppContext, token: string): Promise<BinaryResult> {
+  const { mergeId, ownerId } = await readDownloadToken(ctx, token);
+  const row = await repo.findMerge(ctx.db, ownerId, mergeId);
+  if (!row) throw new SheafError('merge/not-found');
+  if (row.files_deleted) throw new SheafError('merge/files-deleted');
+  if (row.status !== 'completed' || !row.file_name) throw new SheafError('merge/not-found');
+  const { stream, size } = await ctx.blobs.stream(mergeBlobKey(mergeId, row.file_name)).catch(() => {
+    throw new SheafError('merge/files-deleted');
+  });
+  return binary({ body: stream, size, contentType: contentTypeOf(row.file_name), fileName: row.file_name, cacheControl: 'private, no-store' });
+}

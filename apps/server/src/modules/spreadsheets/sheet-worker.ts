@@ -1,0 +1,16 @@
+/** Worker side of reading an uploaded spreadsheet: the engine's readSheet, answered as plain arrays. */
+import { readSheet } from '@sheaf/engine';
+import { serveTasks } from '../templates/worker-run.ts';
+import { toTransferableSheet, type TransferableSheet } from './sheet-transfer.ts';
+
+export interface SheetReadRequest {
+  bytes: Uint8Array;
+  headerRow: number;
+  fileName: string;
+}
+
+async function read(request: SheetReadRequest): Promise<TransferableSheet> {
+  return toTransferableSheet(readSheet(request.bytes, { headerRow: request.headerRow, fileName: request.fileName }));
+}
+
+serveTasks(read, 'sheet/corrupt');

@@ -1,0 +1,80 @@
+/** Copying a template (placeholders, settings, images, spreadsheet) into the same or another library. */
+import { SheafError } from '@sheaf/shared';
+import type { AppContext } from '../../context.ts';
+import { newId } from '../../ids.ts';
+import { findSpreadsheetRow, upsertSpreadsheetRow } from '../spreadsheets/repository.ts';
+import { blobKeys } from './blob-keys.ts';
+import { attachmentKeys } from '../email/attachment-keys.ts';
+import { saveEmailSettings } from '../email/settings-repository.ts';
+import { emailSettingsOf } from './present.ts';
+import { scheduleThumbnail } from './pdf-tasks.ts';
+import { findUserIdByEmail, insertTemplateRow, listImageRows, markThumbnail, upsertImageRow } from './repository.ts';
+import { requireTemplate } from './service.ts';
+
+interface CopyOptions {
+  customName: string | null;
+  /** Another user must not receive the owner's document passwords. */
+  keepPasswords: boolean;
+}
+
+async function copyInto(ctx: AppContext, ownerId: string, id: string, targetOwnerId: string, options: CopyOptions): Promise<string> {
+  const source = await requireTemplate(ctx, ownerId, id);
+  const [images, sheet] = await Promise.all([listImageRows(ctx.db, ownerId, id), findSpreadsheetRow(ctx.db, ownerId, id)]);
+  const copyId = newId();
+  // Files first: a row must never point at files that are not there yet.
+  await ctx.blobs.copy(blobKeys.pdf(id), blobKeys.pdf(copyId));
+  for (const image of images) await ctx.blobs.copy(blobKeys.image(id, image.name), blobKeys.image(copyId, image.name));
+  if (sheet) await ctx.blobs.copy(blobKeys.spreadsheet(id), blobKeys.spreadsheet(copyId));
+  const email = emailSettingsOf(source.email);
+  for (const attachment of email.staticAttachments) await ctx.blobs.copy(attachmentKeys.template(id, attachment.name), attachmentKeys.template(copyId, attachment.name));
+  const hasThumbnail = source.has_thumbnail && (await ctx.blobs.exists(blobKeys.thumbnail(id)));
+  if (hasThumbnail) await ctx.blobs.copy(blobKeys.thumbnail(id), blobKeys.thumbnail(copyId));
+
+  const { passwordProtectionSecret: _secret, ...outputWithoutPasswords } = source.output;
+  await ctx.db.transaction(async (tx) => {
+    await insertTemplateRow(tx, {
+      id: copyId,
+      ownerId: targetOwnerId,
+      name: source.name,
+      customName: options.customName,
+      checksum: source.checksum,
+      fileSize: source.file_size,
+      numPages: source.num_pages,
+      pages: source.pages,
+      isEncrypted: source.is_encrypted,
+      placeholders: source.placeholders,
+      headersRowNo: source.headers_row_no,
+      output: options.keepPasswords ? source.output : outputWithoutPasswords,
+    });
+    for (const image of images) await upsertImageRow(tx, targetOwnerId, copyId, image);
+    // The email settings too; another user cannot send through the owner's sender.
+    if (source.email) await saveEmailSettings(tx, targetOwnerId, copyId, options.keepPasswords ? email : { ...email, senderId: null });
+    if (sheet) {
+      await upsertSpreadsheetRow(tx, targetOwnerId, copyId, {
+        name: sheet.name, fileSize: sheet.file_size, checksum: sheet.checksum, headersRowNo: sheet.headers_row_no,
+        headers: sheet.headers, totalRowCount: sheet.total_row_count, firstRow: sheet.first_row, lastRow: sheet.last_row,
+      });
+    }
+    if (hasThumbnail) await markThumbnail(tx, targetOwnerId, copyId, source.checksum);
+  });
+  if (!hasThumbnail && !source.is_encrypted) {
+    scheduleThumbnail(ctx, targetOwnerId, copyId, source.checksum, await ctx.blobs.get(blobKeys.pdf(copyId)));
+  }
+  return copyId;
+}
+
+/** "<name> (copy)" in the owner's own library. */
+export async function copyTemplate(ctx: AppContext, ownerId: string, id: string): Promise<string> {
+  const source = await requireTemplate(ctx, ownerId, id);
+  const customName = `${source.custom_name ?? source.name} (copy)`.slice(0, 255);
+  return copyInto(ctx, ownerId, id, ownerId, { customName, keepPasswords: true });
+}
+
+/** Gives the user with `email` their own copy; the template stays the owner's. */
+export async function shareTemplate(ctx: AppContext, ownerId: string, id: string, email: string): Promise<void> {
+  const source = await requireTemplate(ctx, ownerId, id);
+  const recipient = await findUserIdByEmail(ctx.db, email);
+  if (!recipient) throw new SheafError('share/user-not-found', { email });
+  if (recipient === ownerId) throw new SheafError('share/self');
+  await copyInto(ctx, ownerId, id, recipient, { customName: source.custom_name, keepPasswords: false });
+}

@@ -1,0 +1,120 @@
+/**
+ * The editor's preview: the engine's own combined output for a few rows (at most 20) with the
+ * placeholders as they are in the editor, unsaved. "Show longest occurrence" fills each placeholder
+ * with the longest value of its column, so the user sees whether the box is big enough.
+ */
+import { prepareMerge, sheetFromTable, type CellValue, type SheetData } from '@sheaf/engine';
+import { SheafError, type Placeholder } from '@sheaf/shared';
+import type { AppContext } from '../../context.ts';
+import { loadUserFonts } from '../fonts/load.ts';
+import { loadSheet } from '../spreadsheets/load.ts';
+import { findSpreadsheetRow } from '../spreadsheets/repository.ts';
+import { blobKeys } from './blob-keys.ts';
+import { fallbackFonts } from './engine-fonts.ts';
+import { loadImages } from './images.ts';
+import { readOutput } from './output-settings.ts';
+import { requireTemplate } from './service.ts';
+
+export const MAX_PREVIEW_ROWS = 20;
+
+export interface PreviewRequest {
+  placeholders: Placeholder[];
+  startRow: number;
+  endRow: number;
+  showLongestOccurrence: boolean;
+}
+
+/** Data-row indices whose Excel numbers fall in the range, at most MAX_PREVIEW_ROWS of them. */
+function rowsInRange(sheet: SheetData, startRow: number, endRow: number): number[] {
+  const low = Math.min(startRow, endRow);
+  const high = Math.max(startRow, endRow);
+  const indices: number[] = [];
+  for (let index = 0; index < sheet.rowCount && indices.length < MAX_PREVIEW_ROWS; index++) {
+    const rowNumber = sheet.rowNumber(index);
+    if (rowNumber > high) break;
+    if (rowNumber >= low) indices.push(index);
+  }
+  return indices;
+}
+
+/** The longest displayed text of each column, over every row of the sheet. */
+function longestTexts(sheet: SheetData, columns: number[]): Map<number, string> {
+  const longest = new Map<number, string>(columns.map((column) => [column, '']));
+  for (let index = 0; index < sheet.rowCount; index++) {
+    for (const column of columns) {
+      const text = sheet.text(index, column);
+      if (text.length > longest.get(column)!.length) longest.set(column, text);
+    }
+  }
+  return longest;
+}
+
+interface PreviewSheet {
+  sheet: SheetData;
+  startRow: number;
+  endRow: number;
+}
+
+/** The rows to preview as a sheet of their own (the engine then draws all of them). */
+function previewRows(sheet: SheetData, request: PreviewRequest): PreviewSheet {
+  const indices = rowsInRange(sheet, request.startRow, request.endRow);
+  // None in range: let the engine say so with the sheet's real first and last rows.
+  if (indices.length === 0) return { sheet, startRow: request.startRow, endRow: request.endRow };
+  const wanted = new Set(request.placeholders.map((placeholder) => placeholder.column.trim()));
+  const columns = sheet.headers.flatMap((heading, column) => (wanted.has(heading) ? [column] : []));
+  const longest = request.showLongestOccurrence ? longestTexts(sheet, columns) : new Map<number, string>();
+  if (!request.showLongestOccurrence) {
+    // The sheet's own rows, so values keep the formats the spreadsheet shows them with.
+    return { sheet: subSheet(sheet, indices), startRow: sheet.rowNumber(indices[0]!), endRow: sheet.rowNumber(indices.at(-1)!) };
+  }
+  const rows: CellValue[][] = indices.map((index) =>
+    sheet.headers.map((_, column) => longest.get(column) ?? sheet.value(index, column)));
+  const table = sheetFromTable(sheet.headers, rows, { headerRowNumber: sheet.headerRowNumber });
+  return { sheet: table, startRow: table.rowNumber(0), endRow: table.rowNumber(table.rowCount - 1) };
+}
+
+function subSheet(sheet: SheetData, indices: number[]): SheetData {
+  return {
+    headers: sheet.headers,
+    headerRowNumber: sheet.headerRowNumber,
+    rowCount: indices.length,
+    rowNumber: (index) => sheet.rowNumber(indices[index]!),
+    text: (index, column) => sheet.text(indices[index]!, column),
+    value: (index, column) => sheet.value(indices[index]!, column),
+  };
+}
+
+/** Without a spreadsheet: one row whose values are the column names. */
+function headingsOnly(placeholders: Placeholder[]): PreviewSheet {
+  const columns = [...new Set(placeholders.map((placeholder) => placeholder.column.trim()))];
+  return { sheet: sheetFromTable(columns, [columns]), startRow: 2, endRow: 2 };
+}
+
+export async function previewTemplate(ctx: AppContext, ownerId: string, id: string, request: PreviewRequest): Promise<Uint8Array> {
+  const row = await requireTemplate(ctx, ownerId, id);
+  if (row.is_encrypted) throw new SheafError('template/encrypted');
+  if (request.placeholders.length === 0) throw new SheafError('merge/no-placeholders');
+  const hasSheet = (await findSpreadsheetRow(ctx.db, ownerId, id)) !== undefined;
+  const rows = hasSheet ? previewRows(await loadSheet(ctx, ownerId, id), request) : headingsOnly(request.placeholders);
+  const [template, fonts, images, fallback] = await Promise.all([
+    ctx.blobs.get(blobKeys.pdf(id)), loadUserFonts(ctx, ownerId), loadImages(ctx, ownerId, id), fallbackFonts(),
+  ]);
+  const output = readOutput(ctx.config.encryptionKey, row.output);
+  const merge = await prepareMerge({
+    template,
+    placeholders: request.placeholders,
+    sheet: rows.sheet,
+    rows: { kind: 'range', startRow: rows.startRow, endRow: rows.endRow },
+    options: {
+      isCombinedOutput: true,
+      isKeepFormOutput: output.isKeepFormOutput,
+      isOnlyPlaceholdersOutput: output.isOnlyPlaceholdersOutput,
+      isTryRepair: output.isTryRepair,
+      isCompressedOutput: true,
+    },
+    fonts,
+    images,
+    fallbackFonts: fallback,
+  });
+  return Buffer.concat([...merge.combined()]);
+}

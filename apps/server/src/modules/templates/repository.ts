@@ -1,0 +1,193 @@
+/**
+ * SQL of templates and their images. Every statement filters on owner_id: another user's template
+ * is simply not found. JSON columns are sent as text and cast, so both drivers store the same thing.
+ */
+import type { Placeholder } from '@sheaf/shared';
+import type { Db, Queryable } from '../../adapters/db/types.ts';
+
+export interface PageSize {
+  width: number;
+  height: number;
+}
+
+export interface TemplateRow {
+  id: string;
+  owner_id: string;
+  name: string;
+  custom_name: string | null;
+  template_type: 'pdf' | 'sfdt';
+  checksum: string;
+  file_size: number;
+  num_pages: number;
+  pages: PageSize[];
+  is_encrypted: boolean;
+  has_thumbnail: boolean;
+  placeholders: Placeholder[];
+  headers_row_no: number;
+  /** Stored output settings (see output-settings.ts); passwords inside are encrypted. */
+  output: Record<string, unknown>;
+  split_button_selection: string | null;
+  email: Record<string, unknown> | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** What the library list needs: no placeholder bodies, just their count. */
+export interface TemplateListRow extends Omit<TemplateRow, 'placeholders' | 'output' | 'email' | 'pages'> {
+  placeholder_count: number;
+  excel_name: string | null;
+}
+
+export interface NewTemplate {
+  id: string;
+  ownerId: string;
+  name: string;
+  customName: string | null;
+  checksum: string;
+  fileSize: number;
+  numPages: number;
+  pages: PageSize[];
+  isEncrypted: boolean;
+  placeholders: Placeholder[];
+  headersRowNo: number;
+  output: Record<string, unknown>;
+}
+
+export interface FileFacts {
+  name?: string;
+  checksum: string;
+  fileSize: number;
+  numPages: number;
+  pages: PageSize[];
+  isEncrypted: boolean;
+}
+
+const json = (value: unknown) => JSON.stringify(value);
+
+export async function listTemplateRows(db: Db, ownerId: string): Promise<TemplateListRow[]> {
+  return db.query<TemplateListRow>(
+    `SELECT t.id, t.owner_id, t.name, t.custom_name, t.template_type, t.checksum, t.file_size, t.num_pages,
+            t.is_encrypted, t.has_thumbnail, t.headers_row_no, t.split_button_selection, t.created_at, t.updated_at,
+            jsonb_array_length(t.placeholders) AS placeholder_count, s.name AS excel_name
+       FROM templates t LEFT JOIN spreadsheets s ON s.template_id = t.id AND s.owner_id = t.owner_id
+      WHERE t.owner_id = $1
+      ORDER BY t.updated_at DESC, t.id`,
+    [ownerId],
+  );
+}
+
+export async function findTemplateRow(db: Queryable, ownerId: string, id: string): Promise<TemplateRow | undefined> {
+  const rows = await db.query<TemplateRow>('SELECT * FROM templates WHERE owner_id = $1 AND id = $2', [ownerId, id]);
+  return rows[0];
+}
+
+export async function insertTemplateRow(db: Queryable, template: NewTemplate): Promise<void> {
+  await db.query(
+    `INSERT INTO templates (id, owner_id, name, custom_name, checksum, file_size, num_pages, pages, is_encrypted,
+                            placeholders, headers_row_no, output)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10::jsonb, $11, $12::jsonb)`,
+    [template.id, template.ownerId, template.name, template.customName, template.checksum, template.fileSize,
+      template.numPages, json(template.pages), template.isEncrypted, json(template.placeholders), template.headersRowNo,
+      json(template.output)],
+  );
+}
+
+/** A new PDF for the template: the thumbnail is stale until it is made again. */
+export async function updateTemplateFile(db: Queryable, ownerId: string, id: string, facts: FileFacts): Promise<void> {
+  await db.query(
+    `UPDATE templates SET name = COALESCE($3, name), checksum = $4, file_size = $5, num_pages = $6, pages = $7::jsonb,
+            is_encrypted = $8, has_thumbnail = false, updated_at = now()
+      WHERE owner_id = $1 AND id = $2`,
+    [ownerId, id, facts.name ?? null, facts.checksum, facts.fileSize, facts.numPages, json(facts.pages), facts.isEncrypted],
+  );
+}
+
+/** Flags the thumbnail as made for this version of the file; false when the file changed meanwhile. */
+export async function markThumbnail(db: Queryable, ownerId: string, id: string, checksum: string): Promise<boolean> {
+  const rows = await db.query(
+    'UPDATE templates SET has_thumbnail = true WHERE owner_id = $1 AND id = $2 AND checksum = $3 RETURNING id',
+    [ownerId, id, checksum],
+  );
+  return rows.length > 0;
+}
+
+export interface TemplateChanges {
+  customName?: string;
+  headersRowNo?: number;
+  output?: Record<string, unknown>;
+  placeholders?: Placeholder[];
+  splitButtonSelection?: string;
+}
+
+export async function updateTemplateFields(db: Queryable, ownerId: string, id: string, changes: TemplateChanges): Promise<void> {
+  const sets: string[] = [];
+  const params: unknown[] = [ownerId, id];
+  const set = (column: string, value: unknown, cast = '') => {
+    params.push(value);
+    sets.push(`${column} = $${params.length}${cast}`);
+  };
+  if (changes.customName !== undefined) set('custom_name', changes.customName);
+  if (changes.headersRowNo !== undefined) set('headers_row_no', changes.headersRowNo);
+  if (changes.output !== undefined) set('output', json(changes.output), '::jsonb');
+  if (changes.placeholders !== undefined) set('placeholders', json(changes.placeholders), '::jsonb');
+  if (changes.splitButtonSelection !== undefined) set('split_button_selection', changes.splitButtonSelection);
+  if (sets.length === 0) return;
+  await db.query(`UPDATE templates SET ${sets.join(', ')}, updated_at = now() WHERE owner_id = $1 AND id = $2`, params as string[]);
+}
+
+export async function deleteTemplateRow(db: Queryable, ownerId: string, id: string): Promise<void> {
+  await db.query('DELETE FROM templates WHERE owner_id = $1 AND id = $2', [ownerId, id]);
+}
+
+/** Merges of the template that are queued or running: while any exists, nothing may be deleted. */
+export async function countActiveMerges(db: Queryable, ownerId: string, templateId: string): Promise<number> {
+  const rows = await db.query<{ count: number | string }>(
+    `SELECT count(*) AS count FROM merges WHERE owner_id = $1 AND template_id = $2 AND status IN ('queued', 'generating')`,
+    [ownerId, templateId],
+  );
+  return Number(rows[0]?.count ?? 0);
+}
+
+export async function listMergeIds(db: Queryable, ownerId: string, templateId: string): Promise<string[]> {
+  const rows = await db.query<{ id: string }>('SELECT id FROM merges WHERE owner_id = $1 AND template_id = $2', [ownerId, templateId]);
+  return rows.map((row) => row.id);
+}
+
+// Images: rows carry no owner_id of their own, so every statement goes through the owner's template.
+
+export interface ImageRow {
+  name: string;
+  size: number;
+}
+
+export async function listImageRows(db: Queryable, ownerId: string, templateId: string): Promise<ImageRow[]> {
+  return db.query<ImageRow>(
+    `SELECT i.name, i.size FROM template_images i JOIN templates t ON t.id = i.template_id
+      WHERE t.owner_id = $1 AND i.template_id = $2 ORDER BY i.name`,
+    [ownerId, templateId],
+  );
+}
+
+export async function upsertImageRow(db: Queryable, ownerId: string, templateId: string, image: ImageRow): Promise<void> {
+  await db.query(
+    `INSERT INTO template_images (template_id, name, size)
+     SELECT id, $3, $4 FROM templates WHERE owner_id = $1 AND id = $2
+     ON CONFLICT (template_id, name) DO UPDATE SET size = EXCLUDED.size`,
+    [ownerId, templateId, image.name, image.size],
+  );
+}
+
+export async function deleteImageRow(db: Queryable, ownerId: string, templateId: string, name: string): Promise<boolean> {
+  const rows = await db.query(
+    `DELETE FROM template_images i USING templates t
+      WHERE t.id = i.template_id AND t.owner_id = $1 AND i.template_id = $2 AND i.name = $3 RETURNING i.name`,
+    [ownerId, templateId, name],
+  );
+  return rows.length > 0;
+}
+
+/** The account a template is shared with (emails are stored lower-cased and trimmed). */
+export async function findUserIdByEmail(db: Queryable, email: string): Promise<string | undefined> {
+  const rows = await db.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email.trim().toLowerCase()]);
+  return rows[0]?.id;
+}

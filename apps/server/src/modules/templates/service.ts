@@ -1,0 +1,169 @@
+/**
+ * The template library: upload, replace, unlock, settings, placeholders and delete. Untrusted PDF
+ * bytes are only ever parsed in worker threads (pdf-tasks.ts); every lookup is scoped to the owner.
+ */
+import { SheafError, type Placeholder, type TemplateDetail, type TemplateOutputSettings } from '@sheaf/shared';
+import type { AppContext } from '../../context.ts';
+import { sha256Hex } from '../../crypto/secrets.ts';
+import { newId } from '../../ids.ts';
+import { changeHeaderRow } from '../spreadsheets/service.ts';
+import { templateMailingInProgress } from '../email/mailing.ts';
+import { blobKeys } from './blob-keys.ts';
+import { DEFAULT_OUTPUT, mergeOutput, readOutput, storeOutput } from './output-settings.ts';
+import { checkPdf, scheduleThumbnail, storeThumbnail, unlockPdf } from './pdf-tasks.ts';
+import { toDetail } from './present.ts';
+import {
+  countActiveMerges, deleteTemplateRow, findTemplateRow, insertTemplateRow, listMergeIds, updateTemplateFields, updateTemplateFile,
+  type PageSize, type TemplateRow,
+} from './repository.ts';
+
+/** Readers accept up to 1 KB of junk before the header; so does the engine. */
+const HEADER_SEARCH_BYTES = 1024 + 5;
+const PDF_HEADER = Buffer.from('%PDF-');
+
+export async function requireTemplate(ctx: AppContext, ownerId: string, id: string): Promise<TemplateRow> {
+  const row = await findTemplateRow(ctx.db, ownerId, id);
+  if (!row) throw new SheafError('template/not-found');
+  return row;
+}
+
+export async function getDetail(ctx: AppContext, ownerId: string, id: string): Promise<TemplateDetail> {
+  return toDetail(ctx, await requireTemplate(ctx, ownerId, id));
+}
+
+interface PreparedPdf {
+  bytes: Uint8Array;
+  isEncrypted: boolean;
+  pages: PageSize[];
+  /** A thumbnail already made (files unlocked on the way in); otherwise it is made in the background. */
+  thumbnail: Uint8Array | null;
+}
+
+/** Cheap checks on the main thread, then the engine's full read in a worker. */
+export async function preparePdf(bytes: Uint8Array): Promise<PreparedPdf> {
+  if (bytes.length === 0) throw new SheafError('template/empty');
+  if (Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, HEADER_SEARCH_BYTES)).indexOf(PDF_HEADER) < 0) {
+    throw new SheafError('template/wrong-type');
+  }
+  const checked = await checkPdf(bytes);
+  if (checked.kind === 'plain') return { bytes, isEncrypted: false, pages: checked.facts.pages, thumbnail: null };
+  if (checked.kind === 'locked') return { bytes, isEncrypted: true, pages: [], thumbnail: null };
+  // Only an owner password (restrictions): nothing to ask the user, so store it unlocked.
+  const unlocked = await unlockPdf(bytes, '');
+  return { bytes: unlocked.bytes, isEncrypted: false, pages: unlocked.pages, thumbnail: unlocked.png };
+}
+
+export interface NewTemplateInput {
+  bytes: Uint8Array;
+  name: string;
+  customName?: string | null;
+  placeholders?: Placeholder[];
+  headersRowNo?: number;
+  output?: TemplateOutputSettings;
+}
+
+/** Stores a PDF as a new template of `ownerId` (upload and import). */
+export async function createTemplate(ctx: AppContext, ownerId: string, input: NewTemplateInput): Promise<TemplateRow> {
+  const pdf = await preparePdf(input.bytes);
+  const id = newId();
+  const checksum = sha256Hex(pdf.bytes);
+  await ctx.blobs.put(blobKeys.pdf(id), pdf.bytes);
+  await insertTemplateRow(ctx.db, {
+    id,
+    ownerId,
+    name: input.name,
+    customName: input.customName ?? null,
+    checksum,
+    fileSize: pdf.bytes.length,
+    numPages: pdf.pages.length,
+    pages: pdf.pages,
+    isEncrypted: pdf.isEncrypted,
+    placeholders: input.placeholders ?? [],
+    headersRowNo: input.headersRowNo ?? 1,
+    output: storeOutput(ctx.config.encryptionKey, input.output ?? DEFAULT_OUTPUT),
+  });
+  await thumbnailFor(ctx, ownerId, id, checksum, pdf);
+  return requireTemplate(ctx, ownerId, id);
+}
+
+async function thumbnailFor(ctx: AppContext, ownerId: string, id: string, checksum: string, pdf: PreparedPdf): Promise<void> {
+  if (pdf.thumbnail) await storeThumbnail(ctx, ownerId, id, checksum, pdf.thumbnail);
+  else if (!pdf.isEncrypted) scheduleThumbnail(ctx, ownerId, id, checksum, pdf.bytes);
+}
+
+/** A new PDF for the template. Placeholders stay, even those on pages the new file no longer has. */
+export async function replaceFile(ctx: AppContext, ownerId: string, id: string, bytes: Uint8Array, name: string): Promise<TemplateDetail> {
+  await requireTemplate(ctx, ownerId, id);
+  const pdf = await preparePdf(bytes);
+  const checksum = sha256Hex(pdf.bytes);
+  await ctx.blobs.put(blobKeys.pdf(id), pdf.bytes);
+  await updateTemplateFile(ctx.db, ownerId, id, {
+    name, checksum, fileSize: pdf.bytes.length, numPages: pdf.pages.length, pages: pdf.pages, isEncrypted: pdf.isEncrypted,
+  });
+  await ctx.blobs.delete(blobKeys.thumbnail(id)).catch(() => undefined);
+  await thumbnailFor(ctx, ownerId, id, checksum, pdf);
+  return getDetail(ctx, ownerId, id);
+}
+
+/** Unlocks an encrypted template for good: the stored file becomes the decrypted PDF. */
+export async function decrypt(ctx: AppContext, ownerId: string, id: string, password: string): Promise<{ isEncrypted: boolean; thumbnailImage: string | null }> {
+  const row = await requireTemplate(ctx, ownerId, id);
+  if (!row.is_encrypted) {
+    return { isEncrypted: false, thumbnailImage: row.has_thumbnail ? `/v1/templates/${id}/thumbnail?v=${row.checksum}` : null };
+  }
+  const unlocked = await unlockPdf(await ctx.blobs.get(blobKeys.pdf(id)), password);
+  const checksum = sha256Hex(unlocked.bytes);
+  await ctx.blobs.put(blobKeys.pdf(id), unlocked.bytes);
+  await updateTemplateFile(ctx.db, ownerId, id, {
+    checksum, fileSize: unlocked.bytes.length, numPages: unlocked.pages.length, pages: unlocked.pages, isEncrypted: false,
+  });
+  if (!unlocked.png) return { isEncrypted: false, thumbnailImage: null };
+  await storeThumbnail(ctx, ownerId, id, checksum, unlocked.png);
+  return { isEncrypted: false, thumbnailImage: `data:image/png;base64,${Buffer.from(unlocked.png).toString('base64')}` };
+}
+
+export interface TemplateUpdate {
+  customName?: string;
+  headersRowNo?: number;
+  output?: Partial<TemplateOutputSettings>;
+}
+
+export async function updateTemplate(ctx: AppContext, ownerId: string, id: string, update: TemplateUpdate): Promise<TemplateDetail> {
+  const row = await requireTemplate(ctx, ownerId, id);
+  // A new header row must fit the attached spreadsheet (re-read with it), else nothing changes.
+  if (update.headersRowNo !== undefined && update.headersRowNo !== row.headers_row_no) {
+    await changeHeaderRow(ctx, ownerId, id, update.headersRowNo);
+  }
+  const key = ctx.config.encryptionKey;
+  await updateTemplateFields(ctx.db, ownerId, id, {
+    customName: update.customName,
+    headersRowNo: update.headersRowNo,
+    output: update.output ? storeOutput(key, mergeOutput(readOutput(key, row.output), update.output)) : undefined,
+  });
+  return getDetail(ctx, ownerId, id);
+}
+
+export async function savePlaceholders(ctx: AppContext, ownerId: string, id: string, placeholders: Placeholder[], forceDeleteAll: boolean): Promise<TemplateDetail> {
+  await requireTemplate(ctx, ownerId, id);
+  if (placeholders.length === 0 && !forceDeleteAll) {
+    throw new SheafError('generic/invalid-input', { detail: 'saving no placeholders at all needs forceDeleteAllPlaceholders' });
+  }
+  await updateTemplateFields(ctx.db, ownerId, id, { placeholders });
+  return getDetail(ctx, ownerId, id);
+}
+
+export async function saveSplitButtonSelection(ctx: AppContext, ownerId: string, id: string, selection: string): Promise<void> {
+  await requireTemplate(ctx, ownerId, id);
+  await updateTemplateFields(ctx.db, ownerId, id, { splitButtonSelection: selection });
+}
+
+/** Deletes the template, its spreadsheet, images, history and all their files. */
+export async function deleteTemplate(ctx: AppContext, ownerId: string, id: string): Promise<void> {
+  await requireTemplate(ctx, ownerId, id);
+  if (await countActiveMerges(ctx.db, ownerId, id)) throw new SheafError('template/merge-in-progress');
+  if (await templateMailingInProgress(ctx.db, ownerId, id)) throw new SheafError('template/merge-in-progress');
+  const mergeIds = await listMergeIds(ctx.db, ownerId, id);
+  await deleteTemplateRow(ctx.db, ownerId, id);
+  await ctx.blobs.deletePrefix(blobKeys.folder(id));
+  for (const mergeId of mergeIds) await ctx.blobs.deletePrefix(blobKeys.mergeFolder(mergeId));
+}
