@@ -1,0 +1,80 @@
+/**
+ * The message text: the editor's HTML sanitised to a safe allow-list, column tags ({{Column}}) found
+ * and filled per row (values HTML-escaped in HTML), and the plain-text alternative.
+ */
+import sanitizeHtml from 'sanitize-html';
+import { compile } from 'html-to-text';
+import { columnTags } from '@sheaf/shared';
+
+const SAFE_STYLE = [/^[#(),.%\s\w-]{1,64}$/];
+
+const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: [
+    'p', 'br', 'div', 'span', 'b', 'strong', 'i', 'em', 'u', 's', 'strike', 'sub', 'sup', 'small', 'mark', 'code', 'pre',
+    'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'hr', 'a', 'img',
+    'table', 'thead', 'tbody', 'tr', 'th', 'td',
+  ],
+  allowedAttributes: {
+    a: ['href', 'title', 'target', 'rel'],
+    img: ['src', 'alt', 'width', 'height', 'title'],
+    td: ['colspan', 'rowspan'],
+    th: ['colspan', 'rowspan'],
+    '*': ['style'],
+  },
+  allowedStyles: {
+    '*': {
+      color: SAFE_STYLE, 'background-color': SAFE_STYLE, 'text-align': [/^(left|right|center|justify)$/],
+      'font-size': SAFE_STYLE, 'font-weight': SAFE_STYLE, 'font-style': SAFE_STYLE, 'text-decoration': SAFE_STYLE,
+    },
+  },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesByTag: { img: ['http', 'https'] },
+  allowProtocolRelative: false,
+  disallowedTagsMode: 'discard',
+};
+
+/** The editor's HTML reduced to tags and attributes that are safe in every mail client. */
+export function sanitizeContent(html: string): string {
+  return sanitizeHtml(html, SANITIZE_OPTIONS);
+}
+
+/** True when the content shows nothing: every block blank once tags and line breaks are gone (spec section 5). */
+export function isContentEmpty(html: string): boolean {
+  if (/<img\b/i.test(html)) return false;
+  return sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} }).replace(/&nbsp;|\s/g, '') === '';
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", apos: "'", nbsp: ' ' };
+
+/** A tag name as written in HTML (entities decoded): "{{A &amp; B}}" names the column "A & B". */
+export function decodeTagName(name: string): string {
+  return name.replace(/&(amp|lt|gt|quot|#39|apos|nbsp);/g, (_entity, key: string) => ENTITIES[key]!).trim();
+}
+
+/** Columns named by the tags of an HTML text. */
+export function htmlColumnTags(html: string): string[] {
+  return columnTags(html).map(decodeTagName);
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+const TAG_PATTERN = /\{\{\s*([^{}]+?)\s*\}\}/g;
+
+/** Fills the tags of an HTML text with the row's values, escaped. */
+export function fillHtml(html: string, valueOf: (column: string) => string): string {
+  return html.replace(TAG_PATTERN, (_tag, name: string) => escapeHtml(valueOf(decodeTagName(name))));
+}
+
+/** Fills the tags of a plain text (subject, reply-to). */
+export function fillText(text: string, valueOf: (column: string) => string): string {
+  return text.replace(TAG_PATTERN, (_tag, name: string) => valueOf(name.trim()));
+}
+
+const toText = compile({ wordwrap: false, selectors: [{ selector: 'img', format: 'skip' }, { selector: 'a', options: { hideLinkHrefIfSameAsText: true } }] });
+
+/** The plain-text alternative of an HTML message. */
+export function plainText(html: string): string {
+  return toText(html);
+}

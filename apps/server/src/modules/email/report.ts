@@ -1,0 +1,72 @@
+/** The email reports: one mailing (wizard), the last days of an account (email-report screen), one message's history. */
+import {
+  EMAIL_REPORT_DAYS, SheafError, formatErrorMessage, type EmailEvent, type EmailEventCounts, type EmailReport, type MailingReport,
+} from '@sheaf/shared';
+import type { AppContext } from '../../context.ts';
+import { findMerge } from '../merges/repository.ts';
+import { mailingStatusesOf, snapshotOf } from './mailing.ts';
+import { findMailing } from './mailing-repository.ts';
+import { accountAndUsers, listMailingMessages, listRecentMessages, messageHistory, type ReportRow } from './report-repository.ts';
+import { reportedStatus } from './status.ts';
+
+function toEvent(row: ReportRow, withOwner: boolean): EmailEvent {
+  return {
+    messageId: row.id,
+    mergeId: row.merge_id,
+    templateId: row.template_id,
+    rowNumber: row.row_number,
+    recipient: row.recipient,
+    subject: row.subject,
+    status: reportedStatus(row.status),
+    date: new Date(row.updated_at).toISOString(),
+    detail: row.last_reply,
+    ...(withOwner && row.owner_email ? { owner: row.owner_email } : {}),
+  };
+}
+
+export function countEvents(events: readonly EmailEvent[]): EmailEventCounts {
+  const counts: EmailEventCounts = { total: events.length, queued: 0, accepted: 0, delivery: 0, opened: 0, clicked: 0, softBounce: 0, hardBounce: 0, failed: 0, cancelled: 0 };
+  for (const event of events) {
+    if (event.status === 'delivered') counts.delivery += 1;
+    else counts[event.status] += 1;
+  }
+  return counts;
+}
+
+export async function mailingReport(ctx: AppContext, ownerId: string, templateId: string, mergeId: string): Promise<MailingReport> {
+  const merge = await findMerge(ctx.db, ownerId, mergeId);
+  if (!merge || merge.template_id !== templateId) throw new SheafError('merge/not-found');
+  if (!snapshotOf(merge)) throw new SheafError('email/not-sent');
+  const [mailing, statuses, rows] = await Promise.all([
+    findMailing(ctx.db, ownerId, mergeId),
+    mailingStatusesOf(ctx, ownerId, [merge]),
+    listMailingMessages(ctx.db, ownerId, mergeId),
+  ]);
+  const events = rows.map((row) => toEvent(row, false));
+  const mailingStatus = statuses.get(mergeId) ?? null;
+  const error = mailing?.error ?? (merge.status === 'error' && merge.error ? { code: merge.error.code, message: merge.error.message } : null);
+  return {
+    events,
+    eventCounts: countEvents(events),
+    service: 'smtp',
+    isCancelled: mailingStatus === 'cancelled' || mailing?.cancel_requested === true,
+    mailingStatus,
+    error: error ? { code: error.code, message: error.message || formatErrorMessage('generic/something-wrong') } : null,
+  };
+}
+
+export async function emailReport(ctx: AppContext, uid: string, scope: 'me' | 'all', days: number): Promise<EmailReport> {
+  // scope=all is an admin's view of their users; anyone else gets their own messages.
+  const owners = scope === 'all' ? await accountAndUsers(ctx.db, uid) : [uid];
+  const since = new Date(Date.now() - Math.min(days, EMAIL_REPORT_DAYS) * 86_400_000);
+  const events = (await listRecentMessages(ctx.db, owners, since)).map((row) => toEvent(row, scope === 'all'));
+  return { events, eventCounts: countEvents(events), since: since.toISOString() };
+}
+
+export async function messageEvents(ctx: AppContext, uid: string, messageId: string) {
+  const history = await messageHistory(ctx.db, await accountAndUsers(ctx.db, uid), messageId);
+  if (!history) throw new SheafError('email/message-not-found');
+  return {
+    events: history.map((row) => ({ messageId: row.message_id, status: reportedStatus(row.status), date: new Date(row.created_at).toISOString(), detail: row.detail })),
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * The template's email settings (step 4's email part): saved checked, the content sanitised, static
+ * attachments added and removed, and the recipients check over the spreadsheet.
+ */
+import {
+  MAX_ATTACHMENTS_TOTAL_BYTES, MAX_FROM_NAME_LENGTH, SheafError, isValidAttachmentName, type RecipientsCheck, type TemplateEmailSettings,
+} from '@sheaf/shared';
+import { z } from 'zod';
+import { UpdateEmailSettingsSchema } from '@sheaf/shared';
+import type { AppContext } from '../../context.ts';
+import { columnIndex } from '../merges/selection.ts';
+import { emailSettingsOf } from '../templates/present.ts';
+import { findSpreadsheetRow } from '../spreadsheets/repository.ts';
+import { loadSheet } from '../spreadsheets/load.ts';
+import { attachmentKeys } from './attachment-keys.ts';
+import { sanitizeContent } from './content.ts';
+import { checkRecipients } from './recipients.ts';
+import { checkColumns, isValidReplyTo } from './snapshot.ts';
+import { lockEmailSettings, readEmailSettings, saveEmailSettings } from './settings-repository.ts';
+import { findSenderRow } from './sender-delivery.ts';
+
+export type EmailSettingsUpdate = z.infer<typeof UpdateEmailSettingsSchema>;
+
+async function checkSender(ctx: AppContext, ownerId: string, senderId: string): Promise<void> {
+  // Another user's sender, or none at all, is refused; an unverified one may be chosen (it is verified next).
+  if (!(await findSenderRow(ctx.db, ownerId, senderId))) throw new SheafError('sender/not-found');
+}
+
+export async function updateEmailSettings(ctx: AppContext, ownerId: string, templateId: string, update: EmailSettingsUpdate): Promise<TemplateEmailSettings> {
+  const { templateId: _ignored, ...changes } = update;
+  if (changes.fromName !== undefined) {
+    changes.fromName = changes.fromName.replace(/[\r\n]+/g, ' ').trim();
+    if (changes.fromName.length > MAX_FROM_NAME_LENGTH) throw new SheafError('email/from-name-too-long', { max: MAX_FROM_NAME_LENGTH });
+  }
+  if (changes.replyTo !== undefined && !isValidReplyTo(changes.replyTo)) throw new SheafError('email/reply-to-invalid');
+  if (changes.content !== undefined) changes.content = sanitizeContent(changes.content);
+  if (changes.senderId) await checkSender(ctx, ownerId, changes.senderId);
+  const sheet = await findSpreadsheetRow(ctx.db, ownerId, templateId);
+  return ctx.db.transaction(async (tx) => {
+    const stored = await lockEmailSettings(tx, ownerId, templateId);
+    if (!stored) throw new SheafError('template/not-found');
+    const settings: TemplateEmailSettings = { ...emailSettingsOf(stored.email), ...changes };
+    // Columns are checked against the spreadsheet when there is one (the merge checks again at start).
+    if (sheet) checkColumns(settings, sheet.headers);
+    if (sheet && /^\{\{/.test(settings.replyTo)) {
+      const column = settings.replyTo.replace(/^\{\{\s*|\s*\}\}$/g, '');
+      if (columnIndex(sheet.headers, column) === undefined) throw new SheafError('email/tag-unknown', { column });
+    }
+    await saveEmailSettings(tx, ownerId, templateId, settings);
+    return settings;
+  });
+}
+
+export async function uploadAttachment(ctx: AppContext, ownerId: string, templateId: string, fileName: string, bytes: Uint8Array): Promise<TemplateEmailSettings['staticAttachments']> {
+  const name = fileName.split(/[\\/]/).pop()?.trim() ?? '';
+  if (!isValidAttachmentName(name)) throw new SheafError('email/attachment-name');
+  const current = await readEmailSettings(ctx.db, ownerId, templateId);
+  if (!current) throw new SheafError('template/not-found');
+  const tooLarge = (list: TemplateEmailSettings['staticAttachments']) =>
+    list.filter((item) => item.name !== name).reduce((sum, item) => sum + item.size, bytes.length) > MAX_ATTACHMENTS_TOTAL_BYTES;
+  if (tooLarge(emailSettingsOf(current.email).staticAttachments)) throw new SheafError('email/attachments-too-large', { maxMb: MAX_ATTACHMENTS_TOTAL_BYTES / 1_048_576 });
+  // The file first: a listed attachment always has its file.
+  await ctx.blobs.put(attachmentKeys.template(templateId, name), bytes);
+  return ctx.db.transaction(async (tx) => {
+    const stored = await lockEmailSettings(tx, ownerId, templateId);
+    if (!stored) throw new SheafError('template/not-found');
+    const settings = emailSettingsOf(stored.email);
+    // Checked again under the lock: two uploads at once must not pass the limit together.
+    if (tooLarge(settings.staticAttachments)) throw new SheafError('email/attachments-too-large', { maxMb: MAX_ATTACHMENTS_TOTAL_BYTES / 1_048_576 });
+    settings.staticAttachments = [...settings.staticAttachments.filter((item) => item.name !== name), { name, size: bytes.length }];
+    await saveEmailSettings(tx, ownerId, templateId, settings);
+    return settings.staticAttachments;
+  });
+}
+
+export async function deleteAttachment(ctx: AppContext, ownerId: string, templateId: string, name: string): Promise<TemplateEmailSettings['staticAttachments']> {
+  const remaining = await ctx.db.transaction(async (tx) => {
+    const stored = await lockEmailSettings(tx, ownerId, templateId);
+    if (!stored) throw new SheafError('template/not-found');
+    const settings = emailSettingsOf(stored.email);
+    if (!settings.staticAttachments.some((item) => item.name === name)) throw new SheafError('email/attachment-not-found', { name });
+    settings.staticAttachments = settings.staticAttachments.filter((item) => item.name !== name);
+    await saveEmailSettings(tx, ownerId, templateId, settings);
+    return settings.staticAttachments;
+  });
+  await ctx.blobs.delete(attachmentKeys.template(templateId, name));
+  return remaining;
+}
+
+/** The recipients check of spec section 5 over every data row (the column given, else the saved recipients column). */
+export async function recipientsCheck(ctx: AppContext, ownerId: string, templateId: string, column: string | undefined): Promise<RecipientsCheck> {
+  const stored = await readEmailSettings(ctx.db, ownerId, templateId);
+  if (!stored) throw new SheafError('template/not-found');
+  const name = column ?? emailSettingsOf(stored.email).recipientsColumn;
+  if (!name) throw new SheafError('email/no-recipients-column');
+  const sheet = await loadSheet(ctx, ownerId, templateId);
+  const index = columnIndex(sheet.headers, name);
+  if (index === undefined) throw new SheafError('email/column-unknown', { column: name });
+  return checkRecipients(sheet, index, Array.from({ length: sheet.rowCount }, (_, row) => row));
+}

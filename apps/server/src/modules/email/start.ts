@@ -1,0 +1,54 @@
+/**
+ * Starts the email side of the service (called by boot.ts): the mailing job runner and the bounce
+ * listener; mailings a previous process left behind are resumed.
+ */
+import type { AppContext } from '../../context.ts';
+import { startInboundListener, type InboundListener } from './inbound.ts';
+import { createMailQueue, enqueueMailingRun, MAILING_JOB, type MailingJobPayload } from './mail-queue.ts';
+import { runMailingJob } from './mailing-job.ts';
+import { findStrandedMailings, nextRound } from './mailing-repository.ts';
+
+export interface EmailService {
+  /** The bounce listener's port (undefined when off or not started). */
+  inboundPort: number | undefined;
+  close(): Promise<void>;
+}
+
+const services = new WeakMap<AppContext, EmailService>();
+
+export async function startEmail(ctx: AppContext): Promise<EmailService> {
+  const queue = createMailQueue(ctx);
+  queue.register<MailingJobPayload>(MAILING_JOB, (payload, job) => runMailingJob(ctx, payload, job));
+  await resumeStranded(ctx);
+  await queue.start();
+  let inbound: InboundListener | undefined;
+  try {
+    inbound = await startInboundListener(ctx);
+  } catch (error) {
+    await queue.stop();
+    throw error;
+  }
+  const service: EmailService = {
+    inboundPort: inbound?.port,
+    async close() {
+      await inbound?.close();
+      await queue.stop();
+    },
+  };
+  services.set(ctx, service);
+  return service;
+}
+
+/** The running email service of a server (tests read the bounce listener's port from it). */
+export function emailServiceOf(ctx: AppContext): EmailService | undefined {
+  return services.get(ctx);
+}
+
+/** A mailing left queued or sending without a job to move it gets a new run (sending is idempotent). */
+async function resumeStranded(ctx: AppContext): Promise<void> {
+  for (const mailing of await findStrandedMailings(ctx.db)) {
+    const payload = { mergeId: mailing.merge_id, ownerId: mailing.owner_id };
+    await ctx.db.transaction(async (tx) => enqueueMailingRun(ctx, tx, payload, await nextRound(tx, payload.ownerId, payload.mergeId)));
+    ctx.log.warn({ mergeId: mailing.merge_id }, 'mailing without a job resumed');
+  }
+}

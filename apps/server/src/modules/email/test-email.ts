@@ -1,0 +1,87 @@
+/**
+ * The test email (POST /templates/:id/email/test): one row's message, its own document attached,
+ * sent now to the given address (default: the user's own) through the chosen sender. Not tracked and
+ * not stored: it is the user looking at their message.
+ */
+import { prepareMerge } from '@sheaf/engine';
+import { SheafError, cleanWhitespace, formatErrorMessage, isValidEmail, planCanSendEmail } from '@sheaf/shared';
+import { saveRawMail } from '../../adapters/mail/outbox.ts';
+import type { AppContext } from '../../context.ts';
+import { loadUserFonts } from '../fonts/load.ts';
+import { columnIndex } from '../merges/selection.ts';
+import { loadSheet } from '../spreadsheets/load.ts';
+import { fallbackFonts } from '../templates/engine-fonts.ts';
+import { loadTemplateForMerge } from '../templates/load.ts';
+import { emailSettingsOf } from '../templates/present.ts';
+import { findUserById } from '../users/repository.ts';
+import { currentPeriod } from '../users/quota.ts';
+import { attachmentKeys } from './attachment-keys.ts';
+import { createComposer } from './compose.ts';
+import { fillText, htmlColumnTags, isContentEmpty, sanitizeContent } from './content.ts';
+import { oneLine } from './document-index.ts';
+import { newMessageId } from './mailing-prepare.ts';
+import { OUTBOX_DETAIL } from './mailing-send.ts';
+import { findSenderRow, resolveSenderDelivery } from './sender-delivery.ts';
+import { readEmailSettings } from './settings-repository.ts';
+import { SmtpChannel } from './smtp-channel.ts';
+
+export async function sendTestEmail(ctx: AppContext, ownerId: string, templateId: string, request: { to?: string; rowNumber?: number }): Promise<{ message: string; to: string }> {
+  const { plan } = await currentPeriod(ctx.db, ownerId);
+  if (!planCanSendEmail(plan, ctx.config.EDITION)) throw new SheafError('email/plan-required');
+  const stored = await readEmailSettings(ctx.db, ownerId, templateId);
+  if (!stored) throw new SheafError('template/not-found');
+  const settings = emailSettingsOf(stored.email);
+  if (!settings.senderId) throw new SheafError('email/no-sender');
+  const sender = await findSenderRow(ctx.db, ownerId, settings.senderId);
+  if (!sender) throw new SheafError('email/no-sender');
+  if (!sender.is_verified) throw new SheafError('email/test-unverified');
+  if (!settings.subject.trim()) throw new SheafError('email/subject-empty');
+  const content = sanitizeContent(settings.content);
+  if (isContentEmpty(content)) throw new SheafError('email/content-empty');
+  const owner = await findUserById(ctx.db, ownerId);
+  const to = cleanWhitespace(request.to ?? owner?.email ?? '');
+  if (!isValidEmail(to)) throw new SheafError('auth/email-invalid');
+  const delivery = await resolveSenderDelivery(ctx, ownerId, settings.senderId);
+
+  const [loaded, sheet, fonts, fallback] = await Promise.all([
+    loadTemplateForMerge(ctx, ownerId, templateId), loadSheet(ctx, ownerId, templateId), loadUserFonts(ctx, ownerId), fallbackFonts(),
+  ]);
+  const rowNumber = request.rowNumber ?? sheet.rowNumber(0);
+  const merge = await prepareMerge({
+    template: loaded.bytes, placeholders: loaded.template.placeholders, sheet, images: loaded.images, fonts, fallbackFonts: fallback,
+    rows: { kind: 'specific', specificRowsNumbers: String(rowNumber) },
+    options: { isCombinedOutput: false, isKeepFormOutput: loaded.template.output.isKeepFormOutput, isTryRepair: loaded.template.output.isTryRepair },
+  });
+  const document = merge.documents().next().value;
+  if (!document) throw new SheafError('merge/bad-row-range', { rows: String(rowNumber), first: sheet.rowNumber(0), last: sheet.rowNumber(sheet.rowCount - 1) });
+  let row = 0;
+  while (sheet.rowNumber(row) !== document.rowNumbers[0]) row++;
+  const valueOf = (name: string) => {
+    const index = columnIndex(sheet.headers, name);
+    return index === undefined ? '' : sheet.text(row, index);
+  };
+  const vars = Object.fromEntries([...htmlColumnTags(content), ...htmlColumnTags(settings.replyTo)].map((name) => [name, valueOf(name)]));
+  const attachments = await Promise.all(settings.staticAttachments.map(async (item) => ({ name: item.name, bytes: await ctx.blobs.get(attachmentKeys.template(templateId, item.name)) })));
+  const composer = createComposer(
+    { senderId: settings.senderId, fromName: settings.fromName, subject: settings.subject, content, recipientsColumn: '', ccColumn: null, bccColumn: null, replyTo: settings.replyTo, attachments: [] },
+    delivery,
+    { mailDomain: ctx.config.MAIL_DOMAIN, trackingBaseUrl: ctx.config.PUBLIC_URL, trackingKey: ctx.config.jwtKey, attachments, tracking: false },
+  );
+  const subject = oneLine(fillText(settings.subject, valueOf));
+  const composed = await composer.compose(
+    { id: newMessageId(), to_addresses: [to], cc_addresses: [], bcc_addresses: [], subject, vars, file_name: document.fileName },
+    Buffer.concat(document.chunks),
+  );
+  if (delivery.route.kind === 'outbox') {
+    await saveRawMail(ctx.config.OUTBOX_DIR, composed.raw, { to, subject });
+    return { message: `${formatErrorMessage('email/test-sent', { to })} (${OUTBOX_DETAIL})`, to };
+  }
+  const channel = new SmtpChannel(delivery.route, ctx.config.MAIL_DOMAIN);
+  try {
+    const outcome = await channel.send({ from: composed.envelopeFrom, to: [to], envelopeId: 'test' }, composed.raw);
+    if (outcome.kind !== 'accepted') throw new SheafError('email/test-failed', { detail: outcome.reply });
+  } finally {
+    channel.close();
+  }
+  return { message: formatErrorMessage('email/test-sent', { to }), to };
+}
