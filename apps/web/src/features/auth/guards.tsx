@@ -1,0 +1,33 @@
+/**
+ * Route guards (spec section 2): protected pages send signed-out users to /login and remember where
+ * they were going; public pages (login, register, reset) send signed-in users on, to that remembered
+ * page, to /billing when a plan was chosen before signing up, else home.
+ */
+import type { ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { useIsSignedIn } from './useAuth.ts';
+
+interface FromState {
+  from?: string;
+}
+
+export function RequireAuth({ children }: { children: ReactNode }) {
+  const signedIn = useIsSignedIn();
+  const location = useLocation();
+  if (!signedIn) {
+    const from = `${location.pathname}${location.search}${location.hash}`;
+    return <Navigate to="/login" replace state={from === '/' ? undefined : ({ from } satisfies FromState)} />;
+  }
+  return <>{children}</>;
+}
+
+export function PublicOnly({ children }: { children: ReactNode }) {
+  const signedIn = useIsSignedIn();
+  const location = useLocation();
+  if (signedIn) {
+    const from = (location.state as FromState | null)?.from;
+    const plan = new URLSearchParams(location.search).get('plan');
+    return <Navigate to={from ?? (plan ? '/billing' : '/')} replace />;
+  }
+  return <>{children}</>;
+}

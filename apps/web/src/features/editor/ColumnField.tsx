@@ -1,0 +1,47 @@
+/**
+ * The column a placeholder reads: pick a heading or type any name (a column the spreadsheet lacks
+ * is allowed but marked). The field keeps what is typed; the trimmed name reaches the placeholders.
+ */
+import { useEffect, useState } from 'react';
+import { Autocomplete, TextField } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+
+interface ColumnFieldProps {
+  headings: string[];
+  value: string;
+  missing: boolean;
+  onCommit: (column: string) => void;
+}
+
+const clean = (text: string): string => text.trim().slice(0, 255);
+
+export default function ColumnField({ headings, value, missing, onCommit }: ColumnFieldProps) {
+  const { t } = useTranslation('editor');
+  const [draft, setDraft] = useState(value);
+  const [focused, setFocused] = useState(false);
+  useEffect(() => {
+    if (!focused) setDraft(value);
+  }, [value, focused]);
+  return (
+    <Autocomplete
+      freeSolo
+      options={headings}
+      value={value}
+      inputValue={draft}
+      onInputChange={(_, text, reason) => {
+        if (reason === 'reset' && !focused) return;
+        setDraft(text);
+        if (clean(text)) onCommit(clean(text));
+      }}
+      onChange={(_, chosen) => typeof chosen === 'string' && clean(chosen) && onCommit(clean(chosen))}
+      onFocus={() => setFocused(true)}
+      onBlur={() => {
+        setFocused(false);
+        setDraft(value);
+      }}
+      renderInput={(params) => (
+        <TextField {...params} size="small" label={t('properties.column')} error={missing} helperText={missing ? t('box.missingColumn', { column: value }) : undefined} />
+      )}
+    />
+  );
+}

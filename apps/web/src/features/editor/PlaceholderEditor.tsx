@@ -1,0 +1,87 @@
+/**
+ * Step 2 of the wizard: the placeholder editor for one template. Opens the template in the editor
+ * state (keeping unsaved edits when the user comes back to the same template), fetches the PDF
+ * through the local cache and hands everything to the editor layout.
+ */
+import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
+import { Box, CircularProgress } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { DEFAULT_PAGE_SIZE, type ExcelMeta, type TemplateDetail } from '@sheaf/shared';
+import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
+import { getTemplateBytes } from '../../api/templateCache.ts';
+import { translateError } from '../../i18n/errors.ts';
+import { loadPdf, type PDFDocumentProxy } from '../../lib/pdf.ts';
+import { effectiveExcel, openTemplate, selectEditorDoc, selectIsChanged } from './editorSlice.ts';
+import Editor from './Editor.tsx';
+
+interface PlaceholderEditorProps {
+  template: TemplateDetail;
+  excel: ExcelMeta | null;
+}
+
+export default function PlaceholderEditor({ template, excel }: PlaceholderEditorProps) {
+  const { t } = useTranslation(['editor', 'errors']);
+  const dispatch = useAppDispatch();
+  const doc = useAppSelector(selectEditorDoc);
+  const [pdf, setPdf] = useState<PDFDocumentProxy | null>(null);
+  const [pdfFailed, setPdfFailed] = useState(false);
+  const changed = useAppSelector(selectIsChanged);
+
+  // Closing the tab with unsaved placeholders asks first (the browser shows its own question).
+  useEffect(() => {
+    if (!changed) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [changed]);
+
+  // Page sizes as a person sees them; the spec's default where the server gave none.
+  const pages = useMemo(
+    () => (template.pages.length > 0 ? template.pages : Array.from({ length: Math.max(1, template.numPages) }, () => ({ ...DEFAULT_PAGE_SIZE }))),
+    [template.pages, template.numPages],
+  );
+
+  useLayoutEffect(() => {
+    dispatch(openTemplate({ templateId: template.id, placeholders: template.placeholders, pages }));
+    // Only a different template (or a replaced file with other pages) reopens; the rest stays in the store.
+  }, [dispatch, template.id, pages]);
+
+  const bytes = useQuery({
+    queryKey: ['templateBytes', template.id, template.checksum],
+    queryFn: () => getTemplateBytes(template.id, template.checksum),
+    staleTime: Infinity,
+    gcTime: 60_000,
+    retry: 1,
+  });
+
+  useEffect(() => {
+    if (!bytes.data) return;
+    let current: PDFDocumentProxy | null = null;
+    let active = true;
+    setPdfFailed(false);
+    loadPdf(bytes.data).then(
+      (loaded) => {
+        current = loaded;
+        if (active) setPdf(loaded);
+        else void loaded.destroy();
+      },
+      () => active && setPdfFailed(true),
+    );
+    return () => {
+      active = false;
+      setPdf(null);
+      if (current) void current.destroy();
+    };
+  }, [bytes.data]);
+
+  if (doc?.templateId !== template.id) {
+    return (
+      <Box sx={{ display: 'flex', justifyContent: 'center', py: 8 }}>
+        <CircularProgress aria-label={t('loading')} />
+      </Box>
+    );
+  }
+  const error = pdfFailed ? t('loadError') : (bytes.error ? `${t('loadError')} ${translateError(bytes.error, t)}` : null);
+  return <Editor template={template} wizardExcel={excel} excel={effectiveExcel(doc, excel)} pages={pages} pdf={pdf} pdfError={error} />;
+}

@@ -1,0 +1,36 @@
+/**
+ * The cancel/report control that replaces Go home in the bottom bar while a mailing is triggered,
+ * reporting or cancelled (spec section 4): cancel (through the merge's cancel, which stops the
+ * mailing too; disabled once cancelled) and a way to the email report.
+ */
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import { Button, ButtonGroup, Tooltip } from '@mui/material';
+import StopCircleOutlinedIcon from '@mui/icons-material/StopCircleOutlined';
+import AssessmentOutlinedIcon from '@mui/icons-material/AssessmentOutlined';
+import { CANCEL_MIN_ROWS } from '@sheaf/shared';
+import { useAppSelector } from '../../app/hooks.ts';
+import { canCancel } from '../wizard/mergeRules.ts';
+import { useMergeActions } from '../wizard/useMergeProgress.ts';
+
+export default function MailingControl() {
+  const { t } = useTranslation('email');
+  const { cancel, cancelling } = useMergeActions();
+  const mailing = useAppSelector((state) => state.wizard.mailing);
+  const total = useAppSelector((state) => state.wizard.mailing.report?.eventCounts.total || state.wizard.merge?.total || state.wizard.rowsToGenerateCount);
+  const cancelled = mailing.status === 'cancelled';
+  const requested = mailing.report?.isCancelled === true;
+  const cancellable = canCancel(total);
+  return (
+    <ButtonGroup variant="outlined" aria-label={t('control.label')}>
+      <Tooltip title={cancellable ? '' : t('control.cancelMinRows', { count: CANCEL_MIN_ROWS })}>
+        <span>
+          <Button color="error" startIcon={<StopCircleOutlinedIcon />} disabled={cancelled || requested || cancelling || !cancellable} onClick={() => void cancel()}>
+            {cancelling || (requested && !cancelled) ? t('control.cancelling') : t('control.cancel')}
+          </Button>
+        </span>
+      </Tooltip>
+      <Button component={RouterLink} to="/email-report" startIcon={<AssessmentOutlinedIcon />}>{t('control.report')}</Button>
+    </ButtonGroup>
+  );
+}

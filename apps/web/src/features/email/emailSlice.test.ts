@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_EMAIL_SETTINGS } from '@sheaf/shared';
+import reducer, { emailChanged, emailLoaded, emailSaved, setFormErrors, unsavedChanges, type EmailState } from './emailSlice.ts';
+
+const ID = 'T'.repeat(20);
+const run = (...actions: Parameters<typeof reducer>[1][]): EmailState => actions.reduce(reducer, reducer(undefined, { type: 'init' }));
+const loaded = emailLoaded({ templateId: ID, settings: { ...DEFAULT_EMAIL_SETTINGS, isActive: true } });
+
+describe('email draft', () => {
+  it('clears formErrors.fromEmail as soon as a sender is chosen, and only that error', () => {
+    const state = run(loaded, setFormErrors({ fromEmail: { code: 'email/no-sender' }, subject: { code: 'email/subject-empty' } }), emailChanged({ senderId: 's1' }));
+    expect(state.formErrors).toEqual({ subject: { code: 'email/subject-empty' } });
+    expect(run(loaded, setFormErrors({ subject: { code: 'email/subject-empty' } }), emailChanged({ isActive: false })).formErrors).toEqual({});
+  });
+
+  it('knows what is not saved yet and keeps what was typed while a save was under way', () => {
+    const typed = run(loaded, emailChanged({ subject: 'Hello ' }));
+    expect(unsavedChanges(typed)).toEqual({ subject: 'Hello ' });
+    const later = reducer(typed, emailChanged({ subject: 'Hello again' }));
+    // The server's answer to the first save ('Hello ' trimmed) must not overwrite the newer text.
+    const saved = reducer(later, emailSaved({ templateId: ID, sent: { subject: 'Hello ' }, settings: { ...later.settings, subject: 'Hello' } }));
+    expect(saved.settings.subject).toBe('Hello again');
+    expect(unsavedChanges(saved)).toEqual({ subject: 'Hello again' });
+    // Unchanged since sent: the server's normalised value is taken.
+    const settled = reducer(typed, emailSaved({ templateId: ID, sent: { subject: 'Hello ' }, settings: { ...typed.settings, subject: 'Hello' } }));
+    expect(settled.settings.subject).toBe('Hello');
+    expect(unsavedChanges(settled)).toEqual({});
+  });
+
+  it('ignores answers for another template', () => {
+    const state = run(loaded, emailChanged({ subject: 'x' }));
+    expect(reducer(state, emailSaved({ templateId: 'O'.repeat(20), sent: { subject: 'x' }, settings: DEFAULT_EMAIL_SETTINGS }))).toBe(state);
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * The report poller of spec section 4: while a mailing is triggered or reporting, GET the merge's
+ * mailing report every 10 s. A network error shows the offline notice and polling goes on (at once
+ * when the browser is back online); a server error is told by snackbar and ends in error. After a
+ * reload, a merge of the template that is still mailing is picked up again.
+ */
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useQueryClient } from '@tanstack/react-query';
+import { REPORT_POLL_MS } from '@sheaf/shared';
+import { api, ApiError } from '../../api/client.ts';
+import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
+import { useNotify } from '../../app/snackbar.tsx';
+import { translateError } from '../../i18n/errors.ts';
+import { mailingPollFailed, mailingReportReceived, mailingResumed } from '../wizard/wizardSlice.ts';
+import { isMailingActive } from './mailingRules.ts';
+
+export function useMailingPoller(): void {
+  const dispatch = useAppDispatch();
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const { t } = useTranslation(['email', 'errors']);
+  const templateId = useAppSelector((state) => state.wizard.template?.id);
+  const mergeId = useAppSelector((state) => state.wizard.mailing.mergeId);
+  const active = useAppSelector((state) => isMailingActive(state.wizard.mailing.status));
+  const status = useAppSelector((state) => state.wizard.mailing.status);
+
+  useEffect(() => {
+    if (!templateId || !mergeId || !active) return undefined;
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let inFlight = false;
+    const schedule = (ms: number) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => void poll(), ms);
+    };
+    async function poll() {
+      if (inFlight || controller.signal.aborted) return;
+      inFlight = true;
+      try {
+        const report = await api.call('mailingReport', { params: { id: templateId!, mergeId: mergeId! }, signal: controller.signal });
+        dispatch(mailingReportReceived({ mergeId: mergeId!, report }));
+        schedule(REPORT_POLL_MS);
+      } catch (error) {
+        if (controller.signal.aborted || (error instanceof ApiError && error.isCancelled)) return;
+        if (error instanceof ApiError && error.isNetwork) {
+          dispatch(mailingPollFailed({ mergeId: mergeId!, network: true }));
+          schedule(REPORT_POLL_MS);
+        } else {
+          notify('error', translateError(error, t));
+          const apiError = error instanceof ApiError ? error : null;
+          dispatch(mailingPollFailed({
+            mergeId: mergeId!,
+            network: false,
+            error: { code: apiError?.code ?? 'generic/something-wrong', message: apiError?.message ?? String(error), params: apiError?.params },
+          }));
+        }
+      } finally {
+        inFlight = false;
+      }
+    }
+    const onOnline = () => schedule(0);
+    window.addEventListener('online', onOnline);
+    // The first report is asked for one period after Send: the merge request lands first.
+    schedule(REPORT_POLL_MS);
+    return () => {
+      controller.abort();
+      clearTimeout(timer);
+      window.removeEventListener('online', onOnline);
+    };
+  }, [templateId, mergeId, active, dispatch, notify, t]);
+
+  // An ended mailing changes the email report page and the counter.
+  useEffect(() => {
+    if (status === 'completed' || status === 'cancelled') void queryClient.invalidateQueries({ queryKey: ['emailReport'] });
+  }, [status, queryClient]);
+
+  // After a reload: a merge of this template whose documents are made but still being mailed.
+  useEffect(() => {
+    if (!templateId) return undefined;
+    const controller = new AbortController();
+    api.call('listMerges', { params: { id: templateId }, signal: controller.signal }).then(
+      ({ merges }) => {
+        const mailing = merges.find((merge) => (merge.mailingStatus === 'queued' || merge.mailingStatus === 'sending') && !merge.madeViaApi && merge.status === 'completed');
+        if (mailing && !controller.signal.aborted) dispatch(mailingResumed({ mergeId: mailing.mergeId, templateId }));
+      },
+      () => undefined,
+    );
+    return () => controller.abort();
+  }, [templateId, dispatch]);
+}

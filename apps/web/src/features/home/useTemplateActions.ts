@@ -1,0 +1,122 @@
+import { useCallback, useMemo } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { Merge, TemplateSummary } from '@sheaf/shared';
+import { api, ApiError } from '../../api/client.ts';
+import { useNotify } from '../../app/snackbar.tsx';
+import { translateError } from '../../i18n/errors.ts';
+import { saveBlob } from './download.ts';
+import { exportFileName, templateDisplayName } from './templateList.ts';
+import { TEMPLATES_KEY } from './useTemplates.ts';
+
+/** Share errors shown under the email field rather than in the snackbar. */
+const SHARE_FIELD_CODES = new Set(['share/user-not-found', 'share/self', 'auth/email-invalid', 'auth/email-empty', 'generic/invalid-input']);
+
+export type ShareResult = { ok: true } | { ok: false; fieldError: string | null };
+
+/**
+ * Every action of the home page's template menu and history entries: the call, the list refresh
+ * and the success or failure snackbar (spec section 8: one of each per action).
+ */
+export function useTemplateActions() {
+  const { t } = useTranslation(['home', 'errors']);
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+
+  const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: TEMPLATES_KEY }), [queryClient]);
+  const dropFromList = useCallback(
+    (templateId: string) =>
+      queryClient.setQueryData<TemplateSummary[]>(TEMPLATES_KEY, (list) => list?.filter((item) => item.id !== templateId)),
+    [queryClient],
+  );
+
+  /** Runs one action; the failure text is the server's translated reason where there is one. */
+  const run = useCallback(
+    async (action: () => Promise<unknown>, success: string, failure: string): Promise<boolean> => {
+      try {
+        await action();
+        notify('success', success);
+        void refresh();
+        return true;
+      } catch (error) {
+        if (error instanceof ApiError && error.isCancelled) return false;
+        const reason = error instanceof ApiError && error.status < 500 && !error.isNetwork ? translateError(error, t) : null;
+        // The server's reason (e.g. "a mail merge in progress") says more than the generic failure.
+        notify('error', reason ?? failure);
+        void refresh();
+        return false;
+      }
+    },
+    [notify, refresh, t],
+  );
+
+  return useMemo(() => ({
+    copy: (template: TemplateSummary) =>
+      run(() => api.call('copyTemplate', { params: { id: template.id } }), t('home:copy.success'), t('home:copy.failure')),
+
+    rename: (template: TemplateSummary, customName: string) =>
+      run(
+        () => api.call('updateTemplate', { params: { id: template.id }, body: { customName } }),
+        t('home:rename.success'),
+        t('home:rename.failure'),
+      ),
+
+    async share(template: TemplateSummary, email: string): Promise<ShareResult> {
+      try {
+        await api.call('shareTemplate', { params: { id: template.id }, body: { email } });
+        notify('success', t('home:share.success', { email }));
+        return { ok: true };
+      } catch (error) {
+        if (error instanceof ApiError && SHARE_FIELD_CODES.has(error.fields?.email ?? error.code)) {
+          return { ok: false, fieldError: translateError(error, t) };
+        }
+        if (!(error instanceof ApiError && error.isCancelled)) notify('error', t('home:share.failure'));
+        return { ok: false, fieldError: null };
+      }
+    },
+
+    exportFile: (template: TemplateSummary) =>
+      run(
+        async () => saveBlob(await api.blob('exportTemplate', { params: { id: template.id } }), exportFileName(template)),
+        t('home:export.success'),
+        t('home:export.failure'),
+      ),
+
+    remove: async (template: TemplateSummary) => {
+      const ok = await run(
+        () => api.call('deleteTemplate', { params: { id: template.id } }),
+        t('home:delete.success', { name: templateDisplayName(template) }),
+        t('home:delete.failure'),
+      );
+      if (ok) dropFromList(template.id);
+      return ok;
+    },
+
+    removeExcel: (template: TemplateSummary) =>
+      run(() => api.call('deleteExcel', { params: { id: template.id } }), t('home:deleteExcel.success'), t('home:deleteExcel.failure')),
+
+    deleteFiles: (merge: Merge) =>
+      run(
+        () => api.call('deleteMergeFiles', { params: { id: merge.templateId, mergeId: merge.mergeId } }),
+        t('home:deleteFiles.success'),
+        t('home:deleteFiles.failure'),
+      ),
+
+    removeHistoryEntry: (merge: Merge) =>
+      run(
+        () => api.call('deleteMerge', { params: { id: merge.templateId, mergeId: merge.mergeId } }),
+        t('home:deleteMerge.success'),
+        t('home:deleteMerge.failure'),
+      ),
+
+    importFile: (file: File) =>
+      run(() => api.call('importTemplate', { file }), t('home:import.success'), t('home:import.failure')),
+
+    downloadFailed: () => {
+      notify('error', t('home:download.failure'));
+      void refresh();
+    },
+  }), [run, notify, t, dropFromList, refresh]);
+}
+
+export type TemplateActions = ReturnType<typeof useTemplateActions>;

@@ -1,0 +1,57 @@
+/**
+ * Output options of spec section 3: combined or separate documents, keep or flatten form fields,
+ * leave or repair the PDF, placeholders only or PDF plus placeholders, compress or not. Each change
+ * is saved to the template at once (the parent does the saving).
+ */
+import { useTranslation } from 'react-i18next';
+import { FormControl, FormControlLabel, FormLabel, Radio, RadioGroup, Stack, Switch, Typography } from '@mui/material';
+import type { TemplateOutputSettings } from '@sheaf/shared';
+
+type Flags = Pick<TemplateOutputSettings, 'isCombinedOutput' | 'isKeepFormOutput' | 'isOnlyPlaceholdersOutput' | 'isTryRepair' | 'isCompressedOutput'>;
+
+interface OutputOptionsProps {
+  output: Flags;
+  onChange: (patch: Partial<Flags>) => void;
+  disabled?: boolean;
+}
+
+export default function OutputOptions({ output, onChange, disabled = false }: OutputOptionsProps) {
+  const { t } = useTranslation('wizard');
+  const toggle = (key: keyof Flags, label: string, hint: string) => (
+    <FormControlLabel
+      control={<Switch checked={output[key]} onChange={(event) => onChange({ [key]: event.target.checked })} disabled={disabled} />}
+      label={<span>{label}<Typography variant="body2" color="text.secondary" component="span" sx={{ display: 'block' }}>{hint}</Typography></span>}
+      sx={{ alignItems: 'flex-start', '& .MuiSwitch-root': { mt: -0.5 } }}
+    />
+  );
+  return (
+    <Stack spacing={2}>
+      <Typography variant="subtitle1" component="h2">{t('output.title')}</Typography>
+      <FormControl disabled={disabled}>
+        <FormLabel id="wizard-output-kind">{t('output.kind')}</FormLabel>
+        <RadioGroup
+          aria-labelledby="wizard-output-kind"
+          value={output.isCombinedOutput ? 'combined' : 'separate'}
+          onChange={(event) => onChange({ isCombinedOutput: event.target.value === 'combined' })}
+        >
+          <FormControlLabel value="separate" control={<Radio />} label={t('output.separate')} />
+          <FormControlLabel value="combined" control={<Radio />} label={t('output.combined')} />
+        </RadioGroup>
+      </FormControl>
+      <FormControl disabled={disabled}>
+        <FormLabel id="wizard-output-content">{t('output.content')}</FormLabel>
+        <RadioGroup
+          aria-labelledby="wizard-output-content"
+          value={output.isOnlyPlaceholdersOutput ? 'placeholders' : 'pdf'}
+          onChange={(event) => onChange({ isOnlyPlaceholdersOutput: event.target.value === 'placeholders' })}
+        >
+          <FormControlLabel value="pdf" control={<Radio />} label={t('output.pdfAndPlaceholders')} />
+          <FormControlLabel value="placeholders" control={<Radio />} label={t('output.onlyPlaceholders')} />
+        </RadioGroup>
+      </FormControl>
+      {toggle('isKeepFormOutput', t('output.keepForm'), t('output.keepFormHint'))}
+      {toggle('isTryRepair', t('output.repair'), t('output.repairHint'))}
+      {toggle('isCompressedOutput', t('output.compress'), t('output.compressHint'))}
+    </Stack>
+  );
+}

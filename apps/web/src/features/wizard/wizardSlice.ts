@@ -1,0 +1,267 @@
+/**
+ * Wizard state (spec section 3 "Wizard state"): the template and spreadsheet being merged, the step,
+ * the merge's status view and progress, and the rows to generate. The navbar reads the crumbs and
+ * asks for a step with `requestStep`; the wizard page performs the change with its own rules.
+ */
+import { createSelector, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { ExcelMeta, MailingReport, Merge, TemplateDetail, TemplateOutputSettings } from '@sheaf/shared';
+import type { RootState } from '../../app/store.ts';
+import { ALL_ROWS, countRowsToGenerate, type RowSelectionState, type SheetBounds } from './rowSelection.ts';
+import { LAST_STEP, type MailMergeStatus } from './stepRules.ts';
+import { statusOfMerge } from './mergeRules.ts';
+import * as mailing from '../email/mailingRules.ts';
+
+export type { MailMergeStatus } from './stepRules.ts';
+
+export interface MailMergeError {
+  code: string;
+  message: string;
+  params?: Record<string, string | number>;
+  /** The network failed (the error view shows its offline title and description). */
+  offline?: boolean;
+}
+
+export interface WizardState {
+  template: TemplateDetail | null;
+  excel: ExcelMeta | null;
+  activeStep: number;
+  mailMergeStatus: MailMergeStatus;
+  mailMergeError: MailMergeError | null;
+  openEncryptionDialog: boolean;
+  /** Download links of the finished merge. */
+  mergeUrls: string[];
+  mergeId: string | null;
+  /** The merge as last polled (progress, file, issues). */
+  merge: Merge | null;
+  /** Documents the started merge should make, shown until the first poll answers. */
+  expectedTotal: number;
+  rowSelection: RowSelectionState;
+  /** The typed row list ("1, 3, 5-12"); mirrors rowSelection.specificRows. */
+  mergeSpecificRows: string;
+  rowsToGenerateCount: number;
+  /** True while a template is open in the wizard. */
+  isInWizard: boolean;
+  /** A step asked for from outside the page (navbar crumbs); the page performs it and clears it. */
+  pendingStep: number | null;
+  /** "Start the merge after upload": step 4 starts generating as soon as it shows. */
+  autoStartMerge: boolean;
+  /** A step change is under way (saving the editor, checking placeholders). */
+  stepChanging: boolean;
+  /** The "no placeholder matches a heading" dialog (spec section 5). */
+  noMatchingDialogOpen: boolean;
+  /** Emailing the documents: the spec's mailingStatus and mailingError, and the last report (features/email/mailingRules.ts). */
+  mailing: mailing.MailingState;
+}
+
+const initialState: WizardState = {
+  template: null,
+  excel: null,
+  activeStep: 0,
+  mailMergeStatus: 'initial',
+  mailMergeError: null,
+  openEncryptionDialog: false,
+  mergeUrls: [],
+  mergeId: null,
+  merge: null,
+  expectedTotal: 0,
+  rowSelection: ALL_ROWS,
+  mergeSpecificRows: '',
+  rowsToGenerateCount: 0,
+  isInWizard: false,
+  pendingStep: null,
+  autoStartMerge: false,
+  stepChanging: false,
+  noMatchingDialogOpen: false,
+  mailing: mailing.INITIAL_MAILING,
+};
+
+/** The sheet's data rows, or null when no readable spreadsheet is attached. */
+export function sheetBounds(excel: ExcelMeta | null): SheetBounds | null {
+  return excel && !excel.message ? { firstRow: excel.firstRow, lastRow: excel.lastRow } : null;
+}
+
+function sameSheet(a: ExcelMeta | null, b: ExcelMeta | null): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function recount(state: WizardState): void {
+  state.rowsToGenerateCount = countRowsToGenerate(state.rowSelection, sheetBounds(state.excel));
+}
+
+function resetMergeState(state: WizardState): void {
+  state.mailMergeStatus = 'initial';
+  state.mailMergeError = null;
+  state.mergeUrls = [];
+  state.mergeId = null;
+  state.merge = null;
+  state.autoStartMerge = false;
+}
+
+const wizardSlice = createSlice({
+  name: 'wizard',
+  initialState,
+  reducers: {
+    /** A template was loaded or changed on the server (upload, replace, decrypt, settings saved). */
+    templateLoaded(state, action: PayloadAction<TemplateDetail>) {
+      const detail = action.payload;
+      if (state.template?.id !== detail.id) Object.assign(state, initialState);
+      state.template = detail;
+      state.isInWizard = true;
+      state.openEncryptionDialog = detail.isEncrypted;
+      // Every detail comes fresh from the server, so its spreadsheet metadata is the current one.
+      if (!sameSheet(state.excel, detail.excel)) {
+        state.excel = detail.excel;
+        state.rowSelection = ALL_ROWS;
+        state.mergeSpecificRows = '';
+      }
+      recount(state);
+    },
+    templateUnlocked(state) {
+      if (state.template) state.template.isEncrypted = false;
+      state.openEncryptionDialog = false;
+    },
+    outputSaved(state, action: PayloadAction<TemplateOutputSettings>) {
+      if (state.template) state.template.output = action.payload;
+    },
+    setOpenEncryptionDialog(state, action: PayloadAction<boolean>) {
+      state.openEncryptionDialog = action.payload;
+    },
+    excelChanged(state, action: PayloadAction<ExcelMeta | null>) {
+      state.excel = action.payload;
+      // Row numbers typed for another sheet mean nothing for this one.
+      state.rowSelection = ALL_ROWS;
+      state.mergeSpecificRows = '';
+      resetMergeState(state);
+      recount(state);
+    },
+    rowSelectionChanged(state, action: PayloadAction<Partial<RowSelectionState>>) {
+      state.rowSelection = { ...state.rowSelection, ...action.payload };
+      state.mergeSpecificRows = state.rowSelection.specificRows;
+      recount(state);
+    },
+    stepChanged(state, action: PayloadAction<{ step: number; resetMerge: boolean }>) {
+      if (state.activeStep === LAST_STEP && action.payload.step < LAST_STEP) state.mailing = mailing.afterLeavingLastStep(state.mailing);
+      state.activeStep = Math.max(0, Math.min(LAST_STEP, action.payload.step));
+      if (action.payload.resetMerge) resetMergeState(state);
+    },
+    requestStep(state, action: PayloadAction<number>) {
+      state.pendingStep = action.payload;
+    },
+    pendingStepHandled(state) {
+      state.pendingStep = null;
+    },
+    stepChanging(state, action: PayloadAction<boolean>) {
+      state.stepChanging = action.payload;
+    },
+    setNoMatchingDialog(state, action: PayloadAction<boolean>) {
+      state.noMatchingDialogOpen = action.payload;
+    },
+    setAutoStartMerge(state, action: PayloadAction<boolean>) {
+      state.autoStartMerge = action.payload;
+    },
+    mergeStarted(state, action: PayloadAction<{ mergeId: string; expectedTotal: number }>) {
+      resetMergeState(state);
+      state.mailMergeStatus = 'checker';
+      state.mergeId = action.payload.mergeId;
+      state.expectedTotal = action.payload.expectedTotal;
+      state.mailing = mailing.withMergeId(state.mailing, action.payload.mergeId);
+    },
+    /** A merge of this template still runs on the server (the page was reloaded): show its progress. */
+    mergeResumed(state, action: PayloadAction<Merge>) {
+      if (state.mergeId !== null || action.payload.templateId !== state.template?.id) return;
+      state.mergeId = action.payload.mergeId;
+      state.merge = action.payload;
+      state.mailMergeStatus = 'checker';
+      state.activeStep = LAST_STEP;
+      if (action.payload.mailingStatus === 'queued' || action.payload.mailingStatus === 'sending') state.mailing = mailing.resumed(action.payload.mergeId);
+    },
+    /** A poll answered: progress, or the end of the merge. */
+    mergeUpdated(state, action: PayloadAction<Merge>) {
+      const merge = action.payload;
+      if (merge.mergeId !== state.mergeId) return;
+      // A late progress answer never reopens a merge that has ended (e.g. just cancelled).
+      const ended = state.mailMergeStatus === 'completed' || state.mailMergeStatus === 'cancelled' || state.mailMergeStatus === 'error';
+      if (ended && statusOfMerge(merge) === 'checker') return;
+      state.merge = merge;
+      state.mailMergeStatus = statusOfMerge(merge);
+      state.mergeUrls = merge.downloadUrl ? [merge.downloadUrl] : [];
+      state.mailMergeError = merge.status === 'error' && merge.error ? { ...merge.error } : null;
+      if (merge.status === 'error') state.mailing = mailing.withSendFailure(state.mailing, merge.error ? { ...merge.error } : { code: 'generic/something-wrong', message: '' });
+    },
+    /** Polls fail on the network: the merge goes on on the server; progress resumes when back online. */
+    mergeOffline(state) {
+      if (state.mailMergeStatus === 'checker') state.mailMergeStatus = 'offline';
+    },
+    mergeOnline(state) {
+      if (state.mailMergeStatus === 'offline') state.mailMergeStatus = 'checker';
+    },
+    mergeFailed(state, action: PayloadAction<MailMergeError>) {
+      state.mailMergeStatus = 'error';
+      state.mailMergeError = action.payload;
+      state.mailing = mailing.withSendFailure(state.mailing, action.payload);
+    },
+    /** Send clicked: the merge request (with email) is posted next. */
+    mailingTriggered(state) {
+      state.mailing = mailing.triggered();
+    },
+    /** After a reload: a merge of this template is still mailing. */
+    mailingResumed(state, action: PayloadAction<{ mergeId: string; templateId: string }>) {
+      if (action.payload.templateId !== state.template?.id || state.mailing.status !== 'initial') return;
+      state.mailing = mailing.resumed(action.payload.mergeId);
+      state.activeStep = LAST_STEP;
+    },
+    mailingReportReceived(state, action: PayloadAction<{ mergeId: string; report: MailingReport }>) {
+      if (action.payload.mergeId === state.mailing.mergeId) state.mailing = mailing.withReport(state.mailing, action.payload.report);
+    },
+    mailingPollFailed(state, action: PayloadAction<{ mergeId: string; network: true } | { mergeId: string; network: false; error: mailing.MailingError }>) {
+      if (action.payload.mergeId === state.mailing.mergeId) state.mailing = mailing.withPollFailure(state.mailing, action.payload);
+    },
+    /** Back to the options after a mailing error, or a new merge after it ended. */
+    mailingReset(state) {
+      state.mailing = mailing.INITIAL_MAILING;
+    },
+    mergeCancelled(state) {
+      state.mailMergeStatus = 'cancelled';
+    },
+    /** Back to the options (after an error, a cancel, or to generate again). */
+    mergeReset(state) {
+      resetMergeState(state);
+    },
+    /** The user left the wizard (or opened /wizard/new): nothing of the old template stays. */
+    wizardLeft() {
+      return initialState;
+    },
+  },
+});
+
+export const {
+  templateLoaded, templateUnlocked, outputSaved, setOpenEncryptionDialog, excelChanged, rowSelectionChanged, stepChanged,
+  requestStep, pendingStepHandled, stepChanging, setNoMatchingDialog, setAutoStartMerge, mergeStarted, mergeResumed, mergeUpdated, mergeOffline, mergeOnline, mergeFailed,
+  mergeCancelled, mergeReset, wizardLeft, mailingTriggered, mailingResumed, mailingReportReceived, mailingPollFailed, mailingReset,
+} = wizardSlice.actions;
+
+export default wizardSlice.reducer;
+
+export interface WizardCrumbs {
+  templateId: string;
+  templateName: string;
+  excelName: string | null;
+  isEncrypted: boolean;
+  activeStep: number;
+}
+
+/** What the navbar's breadcrumbs show inside the wizard; null elsewhere (memoised: same object until a part changes). */
+export const selectWizardCrumbs: (state: RootState) => WizardCrumbs | null = createSelector(
+  [(state: RootState) => state.wizard.template, (state: RootState) => state.wizard.excel,
+    (state: RootState) => state.wizard.isInWizard, (state: RootState) => state.wizard.activeStep],
+  (template, excel, isInWizard, activeStep): WizardCrumbs | null => {
+    if (!isInWizard || !template) return null;
+    return {
+      templateId: template.id,
+      templateName: template.customName ?? template.name,
+      excelName: excel && !excel.message ? excel.excelName : null,
+      isEncrypted: template.isEncrypted,
+      activeStep,
+    };
+  },
+);

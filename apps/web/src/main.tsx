@@ -1,0 +1,46 @@
+/**
+ * Entry: providers (Redux, TanStack Query, MUI theme, i18n), the top-level error boundary, and the
+ * background behaviours of spec section 2 (no service worker, version check, chunk-failure reload).
+ */
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { Provider } from 'react-redux';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { CssBaseline, ThemeProvider } from '@mui/material';
+import { I18nextProvider } from 'react-i18next';
+import i18n from './i18n/index.ts';
+import App from './app/App.tsx';
+import ErrorBoundary from './app/ErrorBoundary.tsx';
+import { queryClient } from './app/queryClient.ts';
+import { store } from './app/store.ts';
+import { theme } from './app/theme.ts';
+import { installChunkReload } from './app/background/chunkReload.ts';
+import { removeServiceWorkers } from './app/background/serviceWorkers.ts';
+import { startVersionCheck } from './app/background/versionCheck.ts';
+import { installSessionCleanup } from './features/auth/useAuth.ts';
+
+async function start(): Promise<void> {
+  if (await removeServiceWorkers()) return; // reloading
+  installChunkReload();
+  installSessionCleanup();
+  if (import.meta.env.PROD) startVersionCheck(__BUILD_ID__);
+
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <Provider store={store}>
+        <QueryClientProvider client={queryClient}>
+          <I18nextProvider i18n={i18n}>
+            <ThemeProvider theme={theme}>
+              <CssBaseline />
+              <ErrorBoundary>
+                <App />
+              </ErrorBoundary>
+            </ThemeProvider>
+          </I18nextProvider>
+        </QueryClientProvider>
+      </Provider>
+    </StrictMode>,
+  );
+}
+
+void start();

@@ -1,0 +1,62 @@
+/**
+ * Builds the web app into apps/web/dist, which `sheaf serve` hands out. The shared package is
+ * TypeScript source (zod only), bundled like our own code. Every build gets an id written to
+ * dist/build.json: open tabs poll it and reload when a newer build is deployed (spec section 2).
+ */
+import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Plugin } from 'vite';
+import react from '@vitejs/plugin-react';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const readVersion = (file: string): string | undefined =>
+  (JSON.parse(readFileSync(file, 'utf8')) as { version?: string }).version;
+const version = readVersion(path.join(here, '../../package.json')) ?? readVersion(path.join(here, 'package.json')) ?? '0.0.0';
+const buildId = process.env.SHEAF_BUILD_ID ?? `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+
+/** Emits dist/build.json {version, buildId}: the version check fetches it with no-cache. */
+function buildInfo(): Plugin {
+  return {
+    name: 'sheaf-build-info',
+    apply: 'build',
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: 'build.json', source: JSON.stringify({ version, buildId }) });
+    },
+  };
+}
+
+export default defineConfig({
+  root: here,
+  plugins: [react(), buildInfo()],
+  define: {
+    __APP_VERSION__: JSON.stringify(version),
+    __BUILD_ID__: JSON.stringify(buildId),
+  },
+  resolve: {
+    alias: { '@sheaf/shared': path.resolve(here, '../../packages/shared/src/index.ts') },
+  },
+  server: {
+    // `npm run dev -w @sheaf/web` next to `sheaf serve` on 3000.
+    proxy: { '/v1': process.env.SHEAF_API ?? 'http://127.0.0.1:3000' },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    // pdf.js alone is about 1 MB; it is loaded only by the editor.
+    chunkSizeWarningLimit: 1500,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'pdfjs', test: /node_modules[\\/]pdfjs-dist/, priority: 30 },
+            { name: 'mui', test: /node_modules[\\/](@mui|@emotion|@popperjs|react-transition-group)/, priority: 20 },
+            { name: 'vendor', test: /node_modules[\\/](react|react-dom|scheduler|react-router|@reduxjs|redux|react-redux|immer|reselect|@tanstack|i18next|react-i18next|zod)[\\/]/, priority: 10 },
+          ],
+        },
+      },
+    },
+  },
+});
