@@ -7,7 +7,7 @@ const nodeOnly = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'path', 'n
   'worker_threads', 'node:worker_threads', 'process', 'node:process'];
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'bench/.work/**', 'fixtures/generated/**', '.tmp/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', 'bench/.work/**', 'fixtures/generated/**', '**/.tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
