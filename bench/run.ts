@@ -3,7 +3,8 @@
  * process, then rates, ratios and a markdown table (bench/results.json, bench/results.md).
  *
  * Flags: --rows N (per-row documents, default 1,000), --full (100,000 rows combined and sheet-read),
- * --combined-rows N, --sheet-rows N, --disk-mb N (default 256), --only per-row,combined,sheet-read,disk-write
+ * --combined-rows N, --sheet-rows N, --disk-mb N (default 256), --send-rows N (default 2,000),
+ * --only per-row,combined,sheet-read,disk-write,send
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdir, readdir, rm } from 'node:fs/promises';
@@ -17,7 +18,7 @@ import { sheafCandidates } from './sheaf.ts';
 import type { BenchCandidate, BenchResult, PdfWorkload } from './types.ts';
 
 const CHILD_TIMEOUT_MS = 15 * 60 * 1000;
-const WORKLOADS = ['disk-write', 'per-row', 'combined', 'sheet-read'] as const;
+const WORKLOADS = ['disk-write', 'per-row', 'combined', 'sheet-read', 'send'] as const;
 
 function parseOptions(argv: string[]) {
   const { values } = parseArgs({
@@ -28,6 +29,7 @@ function parseOptions(argv: string[]) {
       'combined-rows': { type: 'string' },
       'sheet-rows': { type: 'string' },
       'disk-mb': { type: 'string', default: '256' },
+      'send-rows': { type: 'string', default: '2000' },
       only: { type: 'string', default: WORKLOADS.join(',') },
     },
   });
@@ -43,6 +45,7 @@ function parseOptions(argv: string[]) {
     combinedRows: count(values['combined-rows'], values.full ? 100_000 : 2_000),
     sheetRows: count(values['sheet-rows'], values.full ? 100_000 : 20_000),
     diskMb: count(values['disk-mb'], 256),
+    sendRows: count(values['send-rows'], 2000),
     only,
   };
 }
@@ -126,6 +129,16 @@ async function main(): Promise<void> {
     } catch (error) {
       // Keep the minutes of PDF measurements already taken: report the failure in the table instead.
       record({ workload: 'sheet-read', tool: 'sheet-read.ts', units: 0, unitName: '', seconds: 0, peakRssMb: 0, note: `failed: ${(error as Error).message}` });
+    }
+  }
+
+  if (options.only.has('send')) {
+    try {
+      // Loaded on demand: the send harness brings the server's email modules and nodemailer.
+      const { benchSend } = await import('./send.ts');
+      for (const result of await benchSend(options.sendRows)) record(result);
+    } catch (error) {
+      record({ workload: 'send', tool: 'send.ts', units: 0, unitName: '', seconds: 0, peakRssMb: 0, note: `failed: ${(error as Error).message}` });
     }
   }
 
