@@ -25,7 +25,8 @@ forEachDatabase((database) => {
       const request = mergeRequest({ fileNamePattern: '{{Last}}-{{First}}', customName: 'Invoices March' });
       const started = await startMerge(server, user.token, templateId, request);
       expect(started.status).toBe(202);
-      expect(started.json).toMatchObject({ mergeId: request.mergeId, templateId, status: 'queued', downloadUrl: null });
+      // The answer shows the merge as it stands: the runner may already have taken the job.
+      expect(started.json).toMatchObject({ mergeId: request.mergeId, templateId, status: expect.stringMatching(/^(queued|generating)$/), downloadUrl: null });
 
       const merge = await waitForMerge(server, user.token, templateId, request.mergeId);
       expect(merge).toMatchObject({ status: 'completed', total: 3, done: 3, fileName: 'Invoices March.zip', error: null, issues: [] });
