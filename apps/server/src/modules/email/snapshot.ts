@@ -3,9 +3,10 @@
  * composition") and frozen into the merge (merges.request.email): later edits of the template's
  * settings, attachments or sender choice do not change a mailing that is under way.
  */
-import { MAX_FROM_NAME_LENGTH, SheafError, columnTags, isValidEmail, planCanSendEmail, type TemplateEmailSettings } from '@sheaf/shared';
+import { MAX_FROM_NAME_LENGTH, SheafError, columnTags, isValidEmail, planCanSendEmail, type ErrorCode, type TemplateEmailSettings } from '@sheaf/shared';
 import type { SheetData } from '@sheaf/engine';
 import type { AppContext } from '../../context.ts';
+import type { SenderDelivery } from '../senders/delivery-types.ts';
 import { columnIndex } from '../merges/selection.ts';
 import { emailSettingsOf } from '../templates/present.ts';
 import { currentPeriod } from '../users/quota.ts';
@@ -53,6 +54,24 @@ function checkTags(settings: TemplateEmailSettings, headers: readonly string[]):
 }
 
 /**
+ * The template's email settings and the delivery of their sender, which must be the user's own and
+ * verified (`unverified`: the code for one that is not). Shared by mailings and the test email.
+ */
+export async function settingsWithVerifiedSender(ctx: AppContext, ownerId: string, templateId: string, unverified: ErrorCode): Promise<{ settings: TemplateEmailSettings & { senderId: string }; delivery: SenderDelivery }> {
+  const stored = await readEmailSettings(ctx.db, ownerId, templateId);
+  if (!stored) throw new SheafError('template/not-found');
+  const settings = emailSettingsOf(stored.email);
+  const { senderId } = settings;
+  if (!senderId) throw new SheafError('email/no-sender');
+  const sender = await findSenderRow(ctx.db, ownerId, senderId);
+  // A sender that is gone (or another user's) means "choose another".
+  if (!sender) throw new SheafError('email/no-sender');
+  if (!sender.is_verified) throw new SheafError(unverified);
+  // The plan still allows its method, its SMTP host is still allowed, ...
+  return { settings: { ...settings, senderId }, delivery: await resolveSenderDelivery(ctx, ownerId, senderId) };
+}
+
+/**
  * Checks that this merge may email its documents and returns what to send. `rows` are the data rows
  * the merge makes (the recipients check runs over them).
  */
@@ -60,16 +79,7 @@ export async function checkMailing(ctx: AppContext, ownerId: string, templateId:
   const { plan } = await currentPeriod(ctx.db, ownerId);
   if (!planCanSendEmail(plan, ctx.config.EDITION)) throw new SheafError('email/plan-required');
   if (isCombined) throw new SheafError('merge/email-combined');
-  const stored = await readEmailSettings(ctx.db, ownerId, templateId);
-  if (!stored) throw new SheafError('template/not-found');
-  const settings = emailSettingsOf(stored.email);
-  if (!settings.senderId) throw new SheafError('email/no-sender');
-  const sender = await findSenderRow(ctx.db, ownerId, settings.senderId);
-  // A sender that is gone (or another user's) means "choose another".
-  if (!sender) throw new SheafError('email/no-sender');
-  if (!sender.is_verified) throw new SheafError('sender/not-verified');
-  // The plan still allows its method, its SMTP host is still allowed, ...
-  await resolveSenderDelivery(ctx, ownerId, settings.senderId);
+  const { settings } = await settingsWithVerifiedSender(ctx, ownerId, templateId, 'sender/not-verified');
   if (settings.fromName.trim().length > MAX_FROM_NAME_LENGTH) throw new SheafError('email/from-name-too-long', { max: MAX_FROM_NAME_LENGTH });
   if (!settings.subject.trim()) throw new SheafError('email/subject-empty');
   const content = sanitizeContent(settings.content);

@@ -12,7 +12,6 @@ import { columnIndex } from '../merges/selection.ts';
 import { loadSheet } from '../spreadsheets/load.ts';
 import { fallbackFonts } from '../templates/engine-fonts.ts';
 import { loadTemplateForMerge } from '../templates/load.ts';
-import { emailSettingsOf } from '../templates/present.ts';
 import { findUserById } from '../users/repository.ts';
 import { currentPeriod } from '../users/quota.ts';
 import { attachmentKeys } from './attachment-keys.ts';
@@ -21,27 +20,19 @@ import { fillText, htmlColumnTags, isContentEmpty, sanitizeContent } from './con
 import { oneLine } from './document-index.ts';
 import { newMessageId } from './mailing-prepare.ts';
 import { OUTBOX_DETAIL } from './mailing-send.ts';
-import { findSenderRow, resolveSenderDelivery } from './sender-delivery.ts';
-import { readEmailSettings } from './settings-repository.ts';
+import { settingsWithVerifiedSender } from './snapshot.ts';
 import { SmtpChannel } from './smtp-channel.ts';
 
 export async function sendTestEmail(ctx: AppContext, ownerId: string, templateId: string, request: { to?: string; rowNumber?: number }): Promise<{ message: string; to: string }> {
   const { plan } = await currentPeriod(ctx.db, ownerId);
   if (!planCanSendEmail(plan, ctx.config.EDITION)) throw new SheafError('email/plan-required');
-  const stored = await readEmailSettings(ctx.db, ownerId, templateId);
-  if (!stored) throw new SheafError('template/not-found');
-  const settings = emailSettingsOf(stored.email);
-  if (!settings.senderId) throw new SheafError('email/no-sender');
-  const sender = await findSenderRow(ctx.db, ownerId, settings.senderId);
-  if (!sender) throw new SheafError('email/no-sender');
-  if (!sender.is_verified) throw new SheafError('email/test-unverified');
+  const { settings, delivery } = await settingsWithVerifiedSender(ctx, ownerId, templateId, 'email/test-unverified');
   if (!settings.subject.trim()) throw new SheafError('email/subject-empty');
   const content = sanitizeContent(settings.content);
   if (isContentEmpty(content)) throw new SheafError('email/content-empty');
   const owner = await findUserById(ctx.db, ownerId);
   const to = cleanWhitespace(request.to ?? owner?.email ?? '');
   if (!isValidEmail(to)) throw new SheafError('auth/email-invalid');
-  const delivery = await resolveSenderDelivery(ctx, ownerId, settings.senderId);
 
   const [loaded, sheet, fonts, fallback] = await Promise.all([
     loadTemplateForMerge(ctx, ownerId, templateId), loadSheet(ctx, ownerId, templateId), loadUserFonts(ctx, ownerId), fallbackFonts(),
