@@ -62,3 +62,9 @@ export class ApiError extends Error {
 export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
+
+/** What the UI keeps of any failure to show it later: the catalogue code, message and parameters. */
+export function errorDetailsOf(error: unknown): { code: string; message: string; params?: Record<string, string | number> } {
+  if (error instanceof ApiError) return { code: error.code, message: error.message, params: error.params };
+  return { code: 'generic/something-wrong', message: String(error) };
+}

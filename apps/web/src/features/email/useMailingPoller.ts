@@ -8,6 +8,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { REPORT_POLL_MS } from '@sheaf/shared';
+import { errorDetailsOf } from '../../api/apiError.ts';
 import { api, ApiError } from '../../api/client.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useNotify } from '../../app/snackbar.tsx';
@@ -48,12 +49,7 @@ export function useMailingPoller(): void {
           schedule(REPORT_POLL_MS);
         } else {
           notify('error', translateError(error, t));
-          const apiError = error instanceof ApiError ? error : null;
-          dispatch(mailingPollFailed({
-            mergeId: mergeId!,
-            network: false,
-            error: { code: apiError?.code ?? 'generic/something-wrong', message: apiError?.message ?? String(error), params: apiError?.params },
-          }));
+          dispatch(mailingPollFailed({ mergeId: mergeId!, network: false, error: errorDetailsOf(error) }));
         }
       } finally {
         inFlight = false;

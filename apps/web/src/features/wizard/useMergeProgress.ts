@@ -9,6 +9,7 @@ import { useStore } from 'react-redux';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import type { MergeRequest, TemplateOutputSettings } from '@sheaf/shared';
+import { errorDetailsOf } from '../../api/apiError.ts';
 import { api, ApiError } from '../../api/client.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useNotify } from '../../app/snackbar.tsx';
@@ -64,8 +65,7 @@ export function useMergePoller(): void {
           if (error.isNetwork) dispatch(mergeOffline());
           schedule(pollDelay(failures));
         } else {
-          const apiError = error instanceof ApiError ? error : null;
-          dispatch(mergeFailed({ code: apiError?.code ?? 'generic/something-wrong', message: apiError?.message ?? String(error), params: apiError?.params }));
+          dispatch(mergeFailed(errorDetailsOf(error)));
           ended();
         }
       } finally {
@@ -116,13 +116,7 @@ export function useMergeActions(): MergeActions {
       dispatch(mergeUpdated(merge));
       if (merge.status !== 'queued' && merge.status !== 'generating') ended();
     } catch (error) {
-      const apiError = error instanceof ApiError ? error : null;
-      dispatch(mergeFailed({
-        code: apiError?.code ?? 'generic/something-wrong',
-        message: apiError?.message ?? String(error),
-        params: apiError?.params,
-        offline: apiError?.isNetwork ?? false,
-      }));
+      dispatch(mergeFailed({ ...errorDetailsOf(error), offline: error instanceof ApiError && error.isNetwork }));
     }
   }, [dispatch, store, ended]);
 
