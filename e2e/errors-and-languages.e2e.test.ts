@@ -5,45 +5,16 @@
  * changed translation changes the expectation, not the test.
  */
 import { readFile } from 'node:fs/promises';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { ERROR_MESSAGES, MAX_SHEET_ROWS } from '@sheaf/shared';
 import { USER_PASSWORD } from '../scripts/fixtures/encrypted.ts';
-import { launchBrowser, newContext, screenshot, startApp, type RunningApp } from './support/app.ts';
-import { capture, chooseLanguage, createAccount, fill, fixture, LANGUAGES, logIn, text, type Account } from './support/screens.ts';
+import { newContext } from './support/app.ts';
+import { browserSession, TEST_TIMEOUT, UI_TIMEOUT } from './support/session.ts';
+import { capture, chooseLanguage, fill, fixture, LANGUAGES, logIn, text } from './support/screens.ts';
 
-/** Generous: these machines are shared, and a loaded one makes every step several times slower. */
-const UI_TIMEOUT = 30_000;
-const TEST_TIMEOUT = 180_000;
-
-let app: RunningApp;
-let browser: Browser;
-let account: Account;
-let context: BrowserContext | undefined;
-
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-  account = await createAccount(app);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
-afterEach(async ({ task }) => {
-  // A failed test leaves a picture of what the page showed.
-  const page = context?.pages()[0];
-  if (task.result?.state === 'fail' && page) await screenshot(page, `failed-${task.name.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
-  await context?.close();
-  context = undefined;
-});
-
-async function signedInPage(): Promise<Page> {
-  context = await newContext(browser);
-  const page = await context.newPage();
-  page.setDefaultTimeout(UI_TIMEOUT);
-  await logIn(page, app, account);
-  return page;
-}
+const session = browserSession();
+const { signedInPage } = session;
 
 const en = (namespace: string, key: string) => text('en', namespace, key);
 const stepper = async (page: Page) => page.getByRole('tablist', { name: await en('wizard', 'steps.label') });
@@ -58,7 +29,7 @@ async function uploadAndWait(page: Page, label: string, file: string | { name: s
 describe('wizard upload errors', { timeout: TEST_TIMEOUT }, () => {
   it('step 1 refuses a file that is not a PDF, by its name and by its content', async () => {
     const page = await signedInPage();
-    await page.goto(`${app.url}/wizard/new`);
+    await page.goto(`${session.app.url}/wizard/new`);
     const dropLabel = await en('wizard', 'template.dropLabel');
     const wrongType = await en('errors', 'template/wrong-type');
     expect(wrongType).toBe(ERROR_MESSAGES['template/wrong-type']);
@@ -82,7 +53,7 @@ describe('wizard upload errors', { timeout: TEST_TIMEOUT }, () => {
 
   it('a password-protected PDF opens the unlock dialog: Unlock waits for a password, a wrong one says so, the right one opens the editor', async () => {
     const page = await signedInPage();
-    await page.goto(`${app.url}/wizard/new`);
+    await page.goto(`${session.app.url}/wizard/new`);
     await page.getByLabel(await en('wizard', 'template.dropLabel'), { exact: true }).setInputFiles(fixture('encrypted-aes-256.pdf'));
 
     const dialog = page.getByRole('dialog', { name: await en('wizard', 'decrypt.title') });
@@ -117,7 +88,7 @@ describe('wizard upload errors', { timeout: TEST_TIMEOUT }, () => {
 
   it('step 3 refuses a file that is not a spreadsheet and sheets of more than 100,000 rows', async () => {
     const page = await signedInPage();
-    await page.goto(`${app.url}/wizard/new`);
+    await page.goto(`${session.app.url}/wizard/new`);
     await page.getByLabel(await en('wizard', 'template.dropLabel'), { exact: true }).setInputFiles(fixture('corpus/classic-xref.pdf'));
     await page.getByRole('toolbar', { name: await en('editor', 'toolbar.label') }).waitFor();
     await (await stepper(page)).getByRole('tab', { name: await en('wizard', 'steps.spreadsheet') }).click();
@@ -150,10 +121,10 @@ describe('wizard upload errors', { timeout: TEST_TIMEOUT }, () => {
 
 describe('language switch', { timeout: TEST_TIMEOUT }, () => {
   it('the login page speaks each language, remembers the choice, and the account page switches the signed-in UI', async () => {
-    context = await newContext(browser);
-    const page = await context.newPage();
+    session.context = await newContext(session.browser);
+    const page = await session.context.newPage();
     page.setDefaultTimeout(UI_TIMEOUT);
-    await page.goto(`${app.url}/login`);
+    await page.goto(`${session.app.url}/login`);
     const selector = page.getByRole('banner').getByRole('combobox');
     const heading = page.getByRole('heading', { level: 1 });
     expect(await heading.innerText()).toBe(await en('auth', 'login.title'));
@@ -172,7 +143,7 @@ describe('language switch', { timeout: TEST_TIMEOUT }, () => {
     // Remembered on this device: a reload keeps Chinese, and the server's errors are said in it too.
     await page.reload();
     await heading.filter({ hasText: await text('zh', 'auth', 'login.title') }).waitFor();
-    await page.locator('input[type=email]').fill(account.email);
+    await page.locator('input[type=email]').fill(session.account.email);
     await page.locator('input[type=password]').fill('not the password');
     await page.getByRole('button', { name: await text('zh', 'auth', 'login.submit'), exact: true }).click();
     const refused = await text('zh', 'errors', 'auth/invalid-credentials');
@@ -180,8 +151,8 @@ describe('language switch', { timeout: TEST_TIMEOUT }, () => {
     expect(await page.getByRole('alert').innerText()).toBe(refused);
 
     // Signed in, the account page's setting switches the whole UI (navbar included).
-    await logIn(page, app, account);
-    await page.goto(`${app.url}/account`);
+    await logIn(page, session.app, session.account);
+    await page.goto(`${session.app.url}/account`);
     await page.getByRole('heading', { name: await text('zh', 'account', 'title'), exact: true }).waitFor();
     await chooseLanguage(page, page.getByRole('combobox', { name: await text('zh', 'account', 'language.label') }), 'de');
     await page.getByRole('heading', { name: await text('de', 'account', 'title'), exact: true }).waitFor();
@@ -190,11 +161,11 @@ describe('language switch', { timeout: TEST_TIMEOUT }, () => {
     expect(await capture(page, 'account-de', 'de')).toEqual([]);
 
     // The account keeps the choice: another browser (no choice of its own) opens in German after sign-in.
-    const other = await newContext(browser);
+    const other = await newContext(session.browser);
     try {
       const fresh = await other.newPage();
       fresh.setDefaultTimeout(UI_TIMEOUT);
-      await logIn(fresh, app, account);
+      await logIn(fresh, session.app, session.account);
       await fresh.getByRole('link', { name: await text('de', 'home', 'create') }).first().waitFor();
       expect(await fresh.locator('html').getAttribute('lang')).toBe('de');
     } finally {

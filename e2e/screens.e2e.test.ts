@@ -3,43 +3,14 @@
  * driven in Chromium on the built app. Texts come from the locale files; each screen is saved under
  * e2e/screenshots/ for a person to look at, and must show no bare key and no left-over English.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { ERROR_MESSAGES } from '@sheaf/shared';
-import { launchBrowser, newContext, screenshot, startApp, type RunningApp } from './support/app.ts';
-import { addTemplate, capture, createAccount, fill, fixture, logIn, rememberLanguage, resetLinkFor, text, thumbnailReady, type Account } from './support/screens.ts';
+import { browserSession, TEST_TIMEOUT } from './support/session.ts';
+import { addTemplate, capture, createAccount, fill, fixture, logIn, rememberLanguage, resetLinkFor, text, thumbnailReady } from './support/screens.ts';
 
-/** Generous: these machines are shared, and a loaded one makes every step several times slower. */
-const UI_TIMEOUT = 30_000;
-const TEST_TIMEOUT = 180_000;
-
-let app: RunningApp;
-let browser: Browser;
-let account: Account;
-let context: BrowserContext | undefined;
-
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-  account = await createAccount(app);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
-afterEach(async ({ task }) => {
-  // A failed test leaves a picture of what the page showed.
-  const page = context?.pages()[0];
-  if (task.result?.state === 'fail' && page) await screenshot(page, `failed-${task.name.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
-  await context?.close();
-  context = undefined;
-});
-
-async function freshPage(): Promise<Page> {
-  context = await newContext(browser);
-  const page = await context.newPage();
-  page.setDefaultTimeout(UI_TIMEOUT);
-  return page;
-}
+const session = browserSession();
+const { freshPage } = session;
 
 const en = (namespace: string, key: string) => text('en', namespace, key);
 const pathname = (page: Page) => new URL(page.url()).pathname;
@@ -47,7 +18,7 @@ const pathname = (page: Page) => new URL(page.url()).pathname;
 describe('sign-in screens', { timeout: TEST_TIMEOUT }, () => {
   it('login asks for both fields, then shows the server\'s error for a wrong password', async () => {
     const page = await freshPage();
-    await page.goto(`${app.url}/login`);
+    await page.goto(`${session.app.url}/login`);
     await page.getByRole('heading', { name: await en('auth', 'login.title') }).waitFor();
     expect(await capture(page, 'login-en', 'en')).toEqual([]);
 
@@ -55,7 +26,7 @@ describe('sign-in screens', { timeout: TEST_TIMEOUT }, () => {
     await page.getByText(await en('auth', 'validation.emailRequired'), { exact: true }).waitFor();
     await page.getByText(await en('auth', 'validation.passwordRequired'), { exact: true }).waitFor();
 
-    await page.getByLabel(await en('auth', 'workEmail')).fill(account.email);
+    await page.getByLabel(await en('auth', 'workEmail')).fill(session.account.email);
     await page.getByLabel(await en('auth', 'password')).fill('not my password');
     await page.getByRole('button', { name: await en('auth', 'login.submit'), exact: true }).click();
     const alert = page.getByRole('alert').filter({ hasText: await en('errors', 'auth/invalid-credentials') });
@@ -71,7 +42,7 @@ describe('sign-in screens', { timeout: TEST_TIMEOUT }, () => {
     page.on('request', (request) => {
       if (request.method() === 'POST' && request.url().endsWith('/v1/users/register')) registrations++;
     });
-    await page.goto(`${app.url}/register`);
+    await page.goto(`${session.app.url}/register`);
     const submit = page.getByRole('button', { name: await en('auth', 'register.submit'), exact: true });
     const shows = async (message: string) => {
       const helper = page.getByText(message, { exact: true });
@@ -100,7 +71,7 @@ describe('sign-in screens', { timeout: TEST_TIMEOUT }, () => {
     expect(await page.getByText('First name is required', { exact: true }).count()).toBe(0);
 
     // Everything right except the terms: still refused, still nothing sent.
-    await field('email').fill(account.email);
+    await field('email').fill(session.account.email);
     await field('password').fill('a-long-password');
     await field('confirmPassword').fill('a-long-password');
     await submit.click();
@@ -116,15 +87,15 @@ describe('sign-in screens', { timeout: TEST_TIMEOUT }, () => {
 
     await field('email').fill(`grace${Date.now()}@example.com`);
     await submit.click();
-    await page.waitForURL(`${app.url}/`);
+    await page.waitForURL(`${session.app.url}/`);
     await page.getByRole('heading', { name: await en('home', 'empty.title') }).waitFor();
     expect(await capture(page, 'home-empty', 'en')).toEqual([]);
   });
 
   it('a reset link from the outbox sets a new password that logs in (once), and the old one stops working', async () => {
-    const person = await createAccount(app, 'Katherine');
+    const person = await createAccount(session.app, 'Katherine');
     const page = await freshPage();
-    await page.goto(`${app.url}/resetPassword`);
+    await page.goto(`${session.app.url}/resetPassword`);
     const send = page.getByRole('button', { name: await en('auth', 'reset.submit'), exact: true });
     expect(await send.isDisabled()).toBe(true);
     expect(await capture(page, 'reset-password', 'en')).toEqual([]);
@@ -132,8 +103,8 @@ describe('sign-in screens', { timeout: TEST_TIMEOUT }, () => {
     await send.click();
     await page.getByRole('status').filter({ hasText: ERROR_MESSAGES['auth/reset-email-sent'] }).waitFor();
 
-    const link = await resetLinkFor(app, person.email);
-    expect(link.startsWith(`${app.url}/resetPassword?token=`)).toBe(true);
+    const link = await resetLinkFor(session.app, person.email);
+    expect(link.startsWith(`${session.app.url}/resetPassword?token=`)).toBe(true);
     await page.goto(link);
     await page.getByRole('heading', { name: await en('auth', 'reset.newPasswordTitle') }).waitFor();
     const newPassword = page.getByLabel(await en('auth', 'reset.newPassword'));
@@ -148,17 +119,17 @@ describe('sign-in screens', { timeout: TEST_TIMEOUT }, () => {
     await setIt.click();
     await page.getByRole('status').filter({ hasText: ERROR_MESSAGES['auth/password-reset-done'] }).waitFor();
     await page.getByRole('link', { name: await en('auth', 'reset.toLogin') }).click();
-    await page.waitForURL(`${app.url}/login`);
+    await page.waitForURL(`${session.app.url}/login`);
 
     // The old password is gone; the new one signs in.
     await page.getByLabel(await en('auth', 'workEmail')).fill(person.email);
     await page.getByLabel(await en('auth', 'password')).fill(person.password);
     await page.getByRole('button', { name: await en('auth', 'login.submit'), exact: true }).click();
     await page.getByRole('alert').filter({ hasText: ERROR_MESSAGES['auth/invalid-credentials'] }).waitFor();
-    await logIn(page, app, { ...person, password: 'fresh-password-2' });
+    await logIn(page, session.app, { ...person, password: 'fresh-password-2' });
 
     // The link worked once: opened again (signed out) it is refused.
-    await context!.clearCookies();
+    await session.context!.clearCookies();
     await page.evaluate('localStorage.clear()');
     await page.goto(link);
     await newPassword.fill('another-password');
@@ -172,51 +143,51 @@ describe('route guards', { timeout: TEST_TIMEOUT }, () => {
   it('signed out, protected pages lead to login (and back after signing in); unknown paths show not found', async () => {
     const page = await freshPage();
     for (const path of ['/', '/wizard/new', '/help']) {
-      await page.goto(`${app.url}${path}`);
-      await page.waitForURL(`${app.url}/login`);
+      await page.goto(`${session.app.url}${path}`);
+      await page.waitForURL(`${session.app.url}/login`);
     }
-    await page.goto(`${app.url}/no/such/page`);
+    await page.goto(`${session.app.url}/no/such/page`);
     await page.getByRole('heading', { name: await en('errors', 'pages.notFoundTitle') }).waitFor();
     expect(pathname(page)).toBe('/no/such/page');
     expect(await capture(page, 'not-found-signed-out', 'en')).toEqual([]);
 
-    await page.goto(`${app.url}/account`);
-    await page.waitForURL(`${app.url}/login`);
-    await page.getByLabel(await en('auth', 'workEmail')).fill(account.email);
-    await page.getByLabel(await en('auth', 'password')).fill(account.password);
+    await page.goto(`${session.app.url}/account`);
+    await page.waitForURL(`${session.app.url}/login`);
+    await page.getByLabel(await en('auth', 'workEmail')).fill(session.account.email);
+    await page.getByLabel(await en('auth', 'password')).fill(session.account.password);
     await page.getByRole('button', { name: await en('auth', 'login.submit'), exact: true }).click();
-    await page.waitForURL(`${app.url}/account`);
+    await page.waitForURL(`${session.app.url}/account`);
     await page.getByRole('heading', { name: await en('account', 'title'), exact: true }).waitFor();
   });
 
   it('signed in, the public pages and invalid wizard addresses go home; unknown paths show not found in the app frame', async () => {
     const page = await freshPage();
-    await logIn(page, app, account);
+    await logIn(page, session.app, session.account);
     for (const path of ['/login', '/register', '/resetPassword', '/wizard/abc', '/wizard/ABCDEFGHIJKLMNOPQRSTU']) {
-      await page.goto(`${app.url}${path}`);
-      await page.waitForURL(`${app.url}/`);
+      await page.goto(`${session.app.url}${path}`);
+      await page.waitForURL(`${session.app.url}/`);
     }
     // A well-formed id nobody owns: home, with the catalogue's message.
-    await page.goto(`${app.url}/wizard/ABCDEFGHIJKLMNOPQRST`);
-    await page.waitForURL(`${app.url}/`);
+    await page.goto(`${session.app.url}/wizard/ABCDEFGHIJKLMNOPQRST`);
+    await page.waitForURL(`${session.app.url}/`);
     await page.getByText(ERROR_MESSAGES['template/not-found'], { exact: true }).waitFor();
 
-    await page.goto(`${app.url}/no/such/page`);
+    await page.goto(`${session.app.url}/no/such/page`);
     await page.getByRole('heading', { name: await en('errors', 'pages.notFoundTitle') }).waitFor();
     await page.getByRole('navigation', { name: await en('navbar', 'crumbs.label') }).waitFor();
     expect(await capture(page, 'not-found-signed-in', 'en')).toEqual([]);
     await page.getByRole('link', { name: await en('common', 'backHome') }).click();
-    await page.waitForURL(`${app.url}/`);
+    await page.waitForURL(`${session.app.url}/`);
   });
 });
 
 describe('screens', { timeout: TEST_TIMEOUT }, () => {
   it('home with templates, the account page and the help page', async () => {
-    const owner = await createAccount(app, 'Dorothy');
-    await thumbnailReady(app, owner, await addTemplate(app, owner, fixture('corpus/classic-xref.pdf')));
-    await addTemplate(app, owner, fixture('encrypted-aes-128.pdf'));
+    const owner = await createAccount(session.app, 'Dorothy');
+    await thumbnailReady(session.app, owner, await addTemplate(session.app, owner, fixture('corpus/classic-xref.pdf')));
+    await addTemplate(session.app, owner, fixture('encrypted-aes-128.pdf'));
     const page = await freshPage();
-    await logIn(page, app, owner);
+    await logIn(page, session.app, owner);
     await page.getByText('classic-xref.pdf').first().waitFor();
     await page.getByText('encrypted-aes-128.pdf').first().waitFor();
     await page.getByRole('img', { name: fill(await en('home', 'card.thumbnailAlt'), { name: 'classic-xref.pdf' }) }).waitFor();
@@ -228,25 +199,25 @@ describe('screens', { timeout: TEST_TIMEOUT }, () => {
     expect(await locked.getByText(fill(await en('home', 'card.pages_other'), { count: 0 })).count()).toBe(0);
     expect(await capture(page, 'home-templates', 'en')).toEqual([]);
 
-    await page.goto(`${app.url}/account`);
+    await page.goto(`${session.app.url}/account`);
     await page.getByRole('heading', { name: await en('account', 'title'), exact: true }).waitFor();
     await page.getByText(owner.email).waitFor();
     expect(await capture(page, 'account', 'en')).toEqual([]);
 
-    await page.goto(`${app.url}/help`);
+    await page.goto(`${session.app.url}/help`);
     await page.getByRole('heading', { level: 1 }).waitFor();
     expect(await capture(page, 'help', 'en')).toEqual([]);
   });
 
   it('home and help read fully in Chinese and German', async () => {
     const page = await freshPage();
-    await logIn(page, app, account);
+    await logIn(page, session.app, session.account);
     for (const language of ['zh', 'de'] as const) {
       await rememberLanguage(page, language);
-      await page.goto(`${app.url}/`);
+      await page.goto(`${session.app.url}/`);
       await page.getByRole('heading', { name: await text(language, 'home', 'empty.title') }).waitFor();
       expect(await capture(page, `home-${language}`, language), language).toEqual([]);
-      await page.goto(`${app.url}/help`);
+      await page.goto(`${session.app.url}/help`);
       await page.getByRole('heading', { name: await text(language, 'help', 'title'), exact: true }).waitFor();
       expect(await capture(page, `help-${language}`, language), language).toEqual([]);
     }
