@@ -13,6 +13,7 @@ import { api, ApiError } from '../../api/client.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useNotify } from '../../app/snackbar.tsx';
 import { translateError } from '../../i18n/errors.ts';
+import { startPolling } from '../../lib/polling.ts';
 import { mailingPollFailed, mailingReportReceived, mailingResumed } from '../wizard/wizardSlice.ts';
 import { isMailingActive } from './mailingRules.ts';
 
@@ -28,42 +29,23 @@ export function useMailingPoller(): void {
 
   useEffect(() => {
     if (!templateId || !mergeId || !active) return undefined;
-    const controller = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let inFlight = false;
-    const schedule = (ms: number) => {
-      clearTimeout(timer);
-      timer = setTimeout(() => void poll(), ms);
-    };
-    async function poll() {
-      if (inFlight || controller.signal.aborted) return;
-      inFlight = true;
-      try {
-        const report = await api.call('mailingReport', { params: { id: templateId!, mergeId: mergeId! }, signal: controller.signal });
-        dispatch(mailingReportReceived({ mergeId: mergeId!, report }));
-        schedule(REPORT_POLL_MS);
-      } catch (error) {
-        if (controller.signal.aborted || (error instanceof ApiError && error.isCancelled)) return;
-        if (error instanceof ApiError && error.isNetwork) {
-          dispatch(mailingPollFailed({ mergeId: mergeId!, network: true }));
-          schedule(REPORT_POLL_MS);
-        } else {
-          notify('error', translateError(error, t));
-          dispatch(mailingPollFailed({ mergeId: mergeId!, network: false, error: errorDetailsOf(error) }));
-        }
-      } finally {
-        inFlight = false;
-      }
-    }
-    const onOnline = () => schedule(0);
-    window.addEventListener('online', onOnline);
     // The first report is asked for one period after Send: the merge request lands first.
-    schedule(REPORT_POLL_MS);
-    return () => {
-      controller.abort();
-      clearTimeout(timer);
-      window.removeEventListener('online', onOnline);
-    };
+    return startPolling(async (signal) => {
+      try {
+        const report = await api.call('mailingReport', { params: { id: templateId, mergeId }, signal });
+        dispatch(mailingReportReceived({ mergeId, report }));
+        return REPORT_POLL_MS;
+      } catch (error) {
+        if (signal.aborted || (error instanceof ApiError && error.isCancelled)) return null;
+        if (error instanceof ApiError && error.isNetwork) {
+          dispatch(mailingPollFailed({ mergeId, network: true }));
+          return REPORT_POLL_MS;
+        }
+        notify('error', translateError(error, t));
+        dispatch(mailingPollFailed({ mergeId, network: false, error: errorDetailsOf(error) }));
+        return null;
+      }
+    }, REPORT_POLL_MS);
   }, [templateId, mergeId, active, dispatch, notify, t]);
 
   // An ended mailing changes the email report page and the counter.

@@ -15,6 +15,7 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useNotify } from '../../app/snackbar.tsx';
 import type { RootState } from '../../app/store.ts';
 import { translateError } from '../../i18n/errors.ts';
+import { startPolling } from '../../lib/polling.ts';
 import { buildMergeRequest, newMergeId, POLL_INTERVAL_MS, pollDelay, retryWhile } from './mergeRules.ts';
 import { isMergeRunning } from './stepRules.ts';
 import { mergeCancelled, mergeFailed, mergeOffline, mergeOnline, mergeStarted, mergeUpdated, sheetBounds } from './wizardSlice.ts';
@@ -37,50 +38,30 @@ export function useMergePoller(): void {
   const running = useAppSelector((state) => isMergeRunning(state.wizard.mailMergeStatus));
 
   useEffect(() => {
-    if (!templateId || !mergeId || !running) return;
-    const controller = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    if (!templateId || !mergeId || !running) return undefined;
     let failures = 0;
-    let inFlight = false;
-
-    const schedule = (ms: number) => {
-      clearTimeout(timer);
-      timer = setTimeout(() => void poll(), ms);
-    };
-    async function poll() {
-      if (inFlight || controller.signal.aborted) return;
-      inFlight = true;
+    return startPolling(async (signal) => {
       try {
-        const merge = await api.call('getMerge', { params: { id: templateId!, mergeId: mergeId! }, signal: controller.signal });
+        const merge = await api.call('getMerge', { params: { id: templateId, mergeId }, signal });
         failures = 0;
         dispatch(mergeOnline());
         dispatch(mergeUpdated(merge));
-        if (merge.status === 'queued' || merge.status === 'generating') schedule(POLL_INTERVAL_MS);
-        else ended();
+        if (merge.status === 'queued' || merge.status === 'generating') return POLL_INTERVAL_MS;
+        ended();
+        return null;
       } catch (error) {
-        if (controller.signal.aborted || (error instanceof ApiError && error.isCancelled)) return;
+        if (signal.aborted || (error instanceof ApiError && error.isCancelled)) return null;
         if (error instanceof ApiError && (error.isNetwork || error.status >= 500)) {
           // Offline (or the server briefly unwell): the merge goes on; ask again, backing off.
           failures++;
           if (error.isNetwork) dispatch(mergeOffline());
-          schedule(pollDelay(failures));
-        } else {
-          dispatch(mergeFailed(errorDetailsOf(error)));
-          ended();
+          return pollDelay(failures);
         }
-      } finally {
-        inFlight = false;
+        dispatch(mergeFailed(errorDetailsOf(error)));
+        ended();
+        return null;
       }
-    }
-    // Back online: ask at once rather than wait out the backoff.
-    const onOnline = () => schedule(0);
-    window.addEventListener('online', onOnline);
-    schedule(POLL_INTERVAL_MS);
-    return () => {
-      controller.abort();
-      clearTimeout(timer);
-      window.removeEventListener('online', onOnline);
-    };
+    }, POLL_INTERVAL_MS);
   }, [templateId, mergeId, running, dispatch, ended]);
 }
 
