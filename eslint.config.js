@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
 
 const nodeOnly = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'path', 'node:path', 'child_process',
   'node:child_process', 'net', 'node:net', 'http', 'node:http', 'https', 'node:https', 'os', 'node:os',
@@ -15,6 +16,17 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'warn',
+    },
+  },
+  {
+    // The web app's components: the accessibility rules (labels, roles, keyboard reachability).
+    files: ['apps/web/src/**/*.tsx'],
+    ...jsxA11y.flatConfigs.recommended,
+    rules: {
+      ...jsxA11y.flatConfigs.recommended.rules,
+      // MUI fields take autoFocus where a dialog opens on its one field (the ARIA dialog pattern moves
+      // focus into it); plain DOM elements still may not steal focus.
+      'jsx-a11y/no-autofocus': ['error', { ignoreNonDOM: true }],
     },
   },
   {
