@@ -281,17 +281,30 @@ describe('outbox', () => {
     const mailer = new OutboxMailer(path.join(dataDir, 'outbox'), 'Sheaf <no-reply@localhost>');
     await mailer.send({ to: 'first@example.com', subject: 'Older', text: 'one' });
     await mailer.send({ to: 'second@example.com', subject: 'Newer', text: 'two' });
+    // A reset link longer than a quoted-printable line (76 characters), with an `=` of its own.
+    const link = `http://localhost:3000/resetPassword?token=${'a1b2c3d4'.repeat(12)}&lang=de`;
+    await mailer.send({ to: 'third@example.com', subject: 'Passwort zurücksetzen', text: `Öffnen Sie ${link} – danke.` });
     const run = async (...args: string[]) => {
       let out = '';
       await outboxCommand((text) => (out += text), { DATA_DIR: dataDir }).exitOverride().parseAsync(args, { from: 'user' });
       return out;
     };
     const listing = (await run()).split('\n');
-    expect(listing[0]).toMatch(/^\s+1 {2}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}second@example\.com {2}Newer$/);
-    expect(listing[1]).toMatch(/^\s+2 .*first@example\.com {2}Older$/);
-    expect(listing[2]).toContain('2 mails');
-    expect(await run('show', '2')).toMatch(/^To: first@example\.com$/m);
-    await expect(run('show', '3')).rejects.toThrow('There is no mail 3');
+    expect(listing[0]).toMatch(/^\s+1 .*third@example\.com {2}Passwort zurücksetzen$/);
+    expect(listing[1]).toMatch(/^\s+2 {2}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}second@example\.com {2}Newer$/);
+    expect(listing[2]).toMatch(/^\s+3 .*first@example\.com {2}Older$/);
+    expect(listing[3]).toContain('3 mails');
+    expect(await run('show', '3')).toMatch(/^To: first@example\.com$/m);
+    // `show` prints the text decoded: the whole link on one line, accents as written, the subject readable.
+    const shown = await run('show', '1');
+    expect(shown).toContain(link);
+    expect(shown).toContain('Öffnen Sie');
+    expect(shown).toMatch(/^Subject: Passwort zurücksetzen$/m);
+    // `--raw` is the MIME source, where the link is cut by quoted-printable soft breaks.
+    const raw = await run('show', '1', '--raw');
+    expect(raw).toMatch(/^Content-Transfer-Encoding: quoted-printable$/m);
+    expect(raw).not.toContain(link);
+    await expect(run('show', '4')).rejects.toThrow('There is no mail 4');
     let empty = '';
     await outboxCommand((text) => (empty += text), { DATA_DIR: await tempDir() }).parseAsync([], { from: 'user' });
     expect(empty).toMatch(/^The outbox is empty/);

@@ -1,8 +1,11 @@
 /**
  * `sheaf outbox [--limit N]` lists the latest account mails kept in the local outbox (when no SMTP_URL
- * is set); `sheaf outbox show N` prints mail N of that list (1 = the latest) as it would be sent.
+ * is set); `sheaf outbox show N` prints mail N of that list (1 = the latest) decoded: its headers and its
+ * text as a person reads it (quoted-printable would cut a reset link at 76 characters with `=`), and
+ * `--raw` prints the MIME source as it would be sent.
  */
 import { Command, InvalidArgumentError } from 'commander';
+import { simpleParser, type AddressObject } from 'mailparser';
 import { loadConfig } from '../config.ts';
 import { readOutbox, readOutboxMail } from '../adapters/mail/outbox.ts';
 
@@ -15,6 +18,28 @@ function positive(value: string): number {
 }
 
 /** The outbox folder from the same settings as the server (no secret key needed to read it). */
+function addresses(value: AddressObject | AddressObject[] | undefined): string {
+  if (!value) return '';
+  return (Array.isArray(value) ? value : [value]).map((item) => item.text).join(', ');
+}
+
+/** The mail as a person reads it: the main headers, the text part (or the HTML's text), attachments by name. */
+export async function decodedMail(raw: string): Promise<string> {
+  const mail = await simpleParser(raw);
+  const lines = [
+    `From: ${addresses(mail.from)}`,
+    `To: ${addresses(mail.to)}`,
+    ...(mail.cc ? [`Cc: ${addresses(mail.cc)}`] : []),
+    ...(mail.replyTo ? [`Reply-To: ${addresses(mail.replyTo)}`] : []),
+    `Subject: ${mail.subject ?? ''}`,
+    `Date: ${mail.date?.toISOString() ?? ''}`,
+    ...mail.attachments.map((file) => `Attachment: ${file.filename ?? '(no name)'} (${file.contentType}, ${file.size} bytes)`),
+    '',
+    (mail.text ?? (typeof mail.html === 'string' ? mail.html : '')).trimEnd(),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
 function outboxDir(env: Record<string, string | undefined>): string {
   return loadConfig(env, { SECRET_KEY: env.SECRET_KEY || 'not-needed-to-read-the-outbox-0123456789' }).OUTBOX_DIR;
 }
@@ -40,13 +65,15 @@ export function outboxCommand(write: Write = (text) => process.stdout.write(text
   });
   outbox
     .command('show')
-    .description('Print mail N of the list (1 = the latest), headers and body')
+    .description('Print mail N of the list (1 = the latest): its headers and decoded text')
     .argument('<n>', 'number in the list', positive)
-    .action(async (number: number) => {
+    .option('--raw', 'print the MIME source as it would be sent')
+    .action(async (number: number, flags: { raw?: boolean }) => {
       const dir = outboxDir(env);
       const entry = (await readOutbox(dir)).reverse()[number - 1];
       if (!entry) throw new Error(`There is no mail ${number} in the outbox (${dir}).`);
-      write(await readOutboxMail(dir, entry));
+      const raw = await readOutboxMail(dir, entry);
+      write(flags.raw ? raw : await decodedMail(raw));
     });
   return outbox;
 }
