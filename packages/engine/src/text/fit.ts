@@ -1,5 +1,5 @@
 /** Font size selection (shrinkToFit) and vertical placement, shared by both layout paths. */
-import type { FontMetrics } from './faces/face.ts';
+import type { FontMetrics } from './faces/metrics.ts';
 import type { Box, TextStyle } from './types.ts';
 
 /** Smallest size shrinkToFit goes down to, points. */

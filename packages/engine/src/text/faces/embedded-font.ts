@@ -7,7 +7,7 @@ import type { Font as FontkitFont, Glyph, GlyphPosition, GlyphRun, TypeFeatures 
 import { SheafError } from '@sheaf/shared';
 import { hex4 } from '../pdf-syntax.ts';
 import { SubsetSink } from './subset-sink.ts';
-import { MIN_LINE_HEIGHT, type FontMetrics } from './face.ts';
+import { MIN_LINE_HEIGHT, type FontMetrics } from './metrics.ts';
 
 /** `gidByChar` value of a character the font has no glyph for. */
 export const MISSING = 0xffff;

@@ -1,19 +1,6 @@
 import type { EmbeddedFont } from './embedded-font.ts';
 import type { StandardFont } from './standard-font.ts';
 
-/** Vertical metrics in em (multiply by the font size for points); descent is negative. */
-export interface FontMetrics {
-  ascent: number;
-  descent: number;
-  /** Baseline-to-baseline distance. */
-  lineHeight: number;
-  /** Centre of the underline below the baseline (negative). */
-  underlinePosition: number;
-  underlineThickness: number;
-  /** Centre of the strike-through line above the baseline. */
-  strikeoutPosition: number;
-}
-
 /** A font program that becomes one PDF font resource. */
 export type PdfFont = StandardFont | EmbeddedFont;
 
@@ -33,9 +20,6 @@ export interface FaceSet {
   /** The fallback font in the same style. */
   fallback: Face;
 }
-
-/** Minimum baseline distance in em, for fonts whose ascent+descent is tighter (all base-14 fonts are). */
-export const MIN_LINE_HEIGHT = 1.15;
 
 /** Line width of synthesised bold, in em: thin enough to keep counters open. */
 export const SYNTH_BOLD_STROKE = 0.03;

@@ -3,7 +3,7 @@
  * WinAnsiEncoding, metrics from @pdf-lib/standard-fonts. Tables are built once per process.
  */
 import { Encodings, Font as StandardMetrics } from '@pdf-lib/standard-fonts';
-import { MIN_LINE_HEIGHT, type FontMetrics } from './face.ts';
+import { MIN_LINE_HEIGHT, type FontMetrics } from './metrics.ts';
 
 export type StandardFontName =
   | 'Courier' | 'Courier-Bold' | 'Courier-Oblique' | 'Courier-BoldOblique'
