@@ -5,7 +5,6 @@
  */
 import { createSelector, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { ExcelMeta, MailingReport, Merge, TemplateDetail, TemplateOutputSettings } from '@sheaf/shared';
-import type { RootState } from '../../app/store.ts';
 import { ALL_ROWS, countRowsToGenerate, type RowSelectionState, type SheetBounds } from './rowSelection.ts';
 import { LAST_STEP, type MailMergeStatus } from './stepRules.ts';
 import { statusOfMerge } from './mergeRules.ts';
@@ -250,10 +249,16 @@ export interface WizardCrumbs {
   activeStep: number;
 }
 
+/**
+ * The part of the app's state the wizard's selectors read. Declared here rather than importing the
+ * store's RootState: the store imports this slice, and a slice importing the store is a cycle.
+ */
+export interface WithWizard { wizard: WizardState }
+
 /** What the navbar's breadcrumbs show inside the wizard; null elsewhere (memoised: same object until a part changes). */
-export const selectWizardCrumbs: (state: RootState) => WizardCrumbs | null = createSelector(
-  [(state: RootState) => state.wizard.template, (state: RootState) => state.wizard.excel,
-    (state: RootState) => state.wizard.isInWizard, (state: RootState) => state.wizard.activeStep],
+export const selectWizardCrumbs: (state: WithWizard) => WizardCrumbs | null = createSelector(
+  [(state: WithWizard) => state.wizard.template, (state: WithWizard) => state.wizard.excel,
+    (state: WithWizard) => state.wizard.isInWizard, (state: WithWizard) => state.wizard.activeStep],
   (template, excel, isInWizard, activeStep): WizardCrumbs | null => {
     if (!isInWizard || !template) return null;
     return {
