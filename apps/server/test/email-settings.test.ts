@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ATTACHMENTS_TOTAL_BYTES } from '@sheaf/shared';
-import { attachmentKeys } from '../src/modules/email/attachment-keys.ts';
+import { blobLayout } from '../src/adapters/blobs/layout.ts';
 import { forEachDatabase, startTestServer, type TestAccount, type TestDatabase, type TestServer } from './harness.ts';
 import { emailingTemplate, enterprise, recipientsCsv, smtpSender, startEmailMerge, startMailSink, type MailSink } from './mail-support.ts';
 import { setPlan } from './merge-support.ts';
@@ -75,14 +75,14 @@ forEachDatabase((database: TestDatabase) => {
       const copy = await server.inject('POST', `/templates/${templateId}/copy`, { token: user.token });
       expect(copy.status).toBe(201);
       expect(copy.json.email.staticAttachments.map((item: { name: string }) => item.name).sort()).toEqual(['Terms (2024).pdf', 'more.pdf']);
-      expect(await server.ctx.blobs.exists(attachmentKeys.template(copy.json.id, 'more.pdf'))).toBe(true);
+      expect(await server.ctx.blobs.exists(blobLayout.template.attachment(copy.json.id, 'more.pdf'))).toBe(true);
 
       const removed = await server.inject('DELETE', `/templates/${templateId}/attachments/more.pdf`, { token: user.token });
       expect(removed.json.staticAttachments).toEqual([{ name: 'Terms (2024).pdf', size: 3 * 1024 * 1024 }]);
       expect((await server.inject('DELETE', `/templates/${templateId}/attachments/more.pdf`, { token: user.token })).json.code).toBe('email/attachment-not-found');
-      expect(await server.ctx.blobs.exists(attachmentKeys.template(copy.json.id, 'more.pdf'))).toBe(true);
+      expect(await server.ctx.blobs.exists(blobLayout.template.attachment(copy.json.id, 'more.pdf'))).toBe(true);
       expect((await server.inject('DELETE', `/templates/${templateId}`, { token: user.token })).status).toBe(200);
-      expect(await server.ctx.blobs.exists(attachmentKeys.template(templateId, 'Terms (2024).pdf'))).toBe(false);
+      expect(await server.ctx.blobs.exists(blobLayout.template.attachment(templateId, 'Terms (2024).pdf'))).toBe(false);
     });
 
     it('counts valid and invalid recipients, several per cell', async () => {

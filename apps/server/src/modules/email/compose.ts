@@ -7,7 +7,7 @@ import { isValidEmail } from '@sheaf/shared';
 import DKIM from 'nodemailer/lib/dkim';
 import type { AppContext } from '../../context.ts';
 import type { SenderDelivery } from '../senders/delivery-types.ts';
-import { attachmentKeys } from './attachment-keys.ts';
+import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { decodeTagName, fillHtml, fillText, plainText } from './content.ts';
 import { oneLine } from './document-index.ts';
 import type { MessageRow } from './message-repository.ts';
@@ -118,5 +118,5 @@ export function createComposer(snapshot: MailingSnapshot, delivery: SenderDelive
 
 /** Loads the static attachments a mailing froze when its merge started. */
 export async function loadFrozenAttachments(ctx: AppContext, mergeId: string, snapshot: MailingSnapshot): Promise<{ name: string; bytes: Uint8Array }[]> {
-  return Promise.all(snapshot.attachments.map(async (attachment) => ({ name: attachment.name, bytes: await ctx.blobs.get(attachmentKeys.merge(mergeId, attachment.name)) })));
+  return Promise.all(snapshot.attachments.map(async (attachment) => ({ name: attachment.name, bytes: await ctx.blobs.get(blobLayout.merge.attachment(mergeId, attachment.name)) })));
 }

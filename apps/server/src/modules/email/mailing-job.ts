@@ -7,7 +7,7 @@ import { SheafError } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
 import type { JobContext } from '../../jobs/types.ts';
 import { isShutdown } from '../../jobs/runner.ts';
-import { mergeBlobKey } from '../merges/files.ts';
+import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { findMerge } from '../merges/repository.ts';
 import { createComposer, loadFrozenAttachments } from './compose.ts';
 import { MAILING_JOB_ATTEMPTS, type MailingJobPayload } from './mail-queue.ts';
@@ -51,7 +51,7 @@ export async function runMailingJob(ctx: AppContext, payload: MailingJobPayload,
       trackingKey: ctx.config.jwtKey,
       attachments: await loadFrozenAttachments(ctx, mergeId, snapshot),
     });
-    const zip = await ctx.blobs.openReader(mergeBlobKey(mergeId, merge.file_name));
+    const zip = await ctx.blobs.openReader(blobLayout.merge.result(mergeId, merge.file_name));
     try {
       await sendDueMessages({
         db: ctx.db,

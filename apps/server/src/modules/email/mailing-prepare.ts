@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
-import { attachmentKeys } from './attachment-keys.ts';
+import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { readIndexBatches } from './document-index.ts';
 import { markPrepared, type MailingRow } from './mailing-repository.ts';
 import { insertMessages } from './message-repository.ts';
@@ -27,7 +27,7 @@ export function newMessageId(): string {
 }
 
 export async function prepareMessages(ctx: AppContext, mailing: MailingRow, signal: AbortSignal): Promise<number> {
-  const { stream } = await ctx.blobs.stream(attachmentKeys.documentIndex(mailing.merge_id));
+  const { stream } = await ctx.blobs.stream(blobLayout.merge.documentIndex(mailing.merge_id));
   try {
     for await (const batch of readIndexBatches(stream, BATCH)) {
       signal.throwIfAborted();

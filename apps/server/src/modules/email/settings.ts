@@ -12,7 +12,7 @@ import { columnIndex } from '../merges/selection.ts';
 import { emailSettingsOf } from '../templates/present.ts';
 import { findSpreadsheetRow } from '../spreadsheets/repository.ts';
 import { loadSheet } from '../spreadsheets/load.ts';
-import { attachmentKeys } from './attachment-keys.ts';
+import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { sanitizeContent } from './content.ts';
 import { checkRecipients } from './recipients.ts';
 import { checkColumns, isValidReplyTo } from './snapshot.ts';
@@ -60,7 +60,7 @@ export async function uploadAttachment(ctx: AppContext, ownerId: string, templat
     list.filter((item) => item.name !== name).reduce((sum, item) => sum + item.size, bytes.length) > MAX_ATTACHMENTS_TOTAL_BYTES;
   if (tooLarge(emailSettingsOf(current.email).staticAttachments)) throw new SheafError('email/attachments-too-large', { maxMb: MAX_ATTACHMENTS_TOTAL_BYTES / 1_048_576 });
   // The file first: a listed attachment always has its file.
-  await ctx.blobs.put(attachmentKeys.template(templateId, name), bytes);
+  await ctx.blobs.put(blobLayout.template.attachment(templateId, name), bytes);
   return ctx.db.transaction(async (tx) => {
     const stored = await lockEmailSettings(tx, ownerId, templateId);
     if (!stored) throw new SheafError('template/not-found');
@@ -83,7 +83,7 @@ export async function deleteAttachment(ctx: AppContext, ownerId: string, templat
     await saveEmailSettings(tx, ownerId, templateId, settings);
     return settings.staticAttachments;
   });
-  await ctx.blobs.delete(attachmentKeys.template(templateId, name));
+  await ctx.blobs.delete(blobLayout.template.attachment(templateId, name));
   return remaining;
 }
 

@@ -10,7 +10,7 @@ import type { SenderDelivery } from '../senders/delivery-types.ts';
 import { columnIndex } from '../merges/selection.ts';
 import { emailSettingsOf } from '../templates/present.ts';
 import { currentPeriod } from '../users/quota.ts';
-import { attachmentKeys } from './attachment-keys.ts';
+import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { htmlColumnTags, isContentEmpty, sanitizeContent } from './content.ts';
 import { addressesOf } from './recipients.ts';
 import { readEmailSettings } from './settings-repository.ts';
@@ -27,7 +27,7 @@ export interface MailingSnapshot {
   ccColumn: string | null;
   bccColumn: string | null;
   replyTo: string;
-  /** Copied to the merge's own folder (attachmentKeys.merge). */
+  /** Copied to the merge's own folder (blobLayout.merge.attachment). */
   attachments: { name: string; size: number }[];
 }
 
@@ -106,6 +106,6 @@ export async function checkMailing(ctx: AppContext, ownerId: string, templateId:
 /** Copies the static attachments into the merge's folder, so the mailing keeps them as they are now. */
 export async function freezeAttachments(ctx: AppContext, templateId: string, mergeId: string, snapshot: MailingSnapshot): Promise<void> {
   for (const attachment of snapshot.attachments) {
-    await ctx.blobs.copy(attachmentKeys.template(templateId, attachment.name), attachmentKeys.merge(mergeId, attachment.name));
+    await ctx.blobs.copy(blobLayout.template.attachment(templateId, attachment.name), blobLayout.merge.attachment(mergeId, attachment.name));
   }
 }

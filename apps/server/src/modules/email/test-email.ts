@@ -14,7 +14,7 @@ import { fallbackFonts } from '../templates/engine-fonts.ts';
 import { loadTemplateForMerge } from '../templates/load.ts';
 import { findUserById } from '../users/repository.ts';
 import { currentPeriod } from '../users/quota.ts';
-import { attachmentKeys } from './attachment-keys.ts';
+import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { createComposer } from './compose.ts';
 import { fillText, htmlColumnTags, isContentEmpty, sanitizeContent } from './content.ts';
 import { oneLine } from './document-index.ts';
@@ -52,7 +52,7 @@ export async function sendTestEmail(ctx: AppContext, ownerId: string, templateId
     return index === undefined ? '' : sheet.text(row, index);
   };
   const vars = Object.fromEntries([...htmlColumnTags(content), ...htmlColumnTags(settings.replyTo)].map((name) => [name, valueOf(name)]));
-  const attachments = await Promise.all(settings.staticAttachments.map(async (item) => ({ name: item.name, bytes: await ctx.blobs.get(attachmentKeys.template(templateId, item.name)) })));
+  const attachments = await Promise.all(settings.staticAttachments.map(async (item) => ({ name: item.name, bytes: await ctx.blobs.get(blobLayout.template.attachment(templateId, item.name)) })));
   const composer = createComposer(
     { senderId: settings.senderId, fromName: settings.fromName, subject: settings.subject, content, recipientsColumn: '', ccColumn: null, bccColumn: null, replyTo: settings.replyTo, attachments: [] },
     delivery,

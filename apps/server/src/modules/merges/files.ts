@@ -1,12 +1,4 @@
-/** Where a merge's result lives in the blob store, and what the downloaded file is called. */
-
-export function mergeBlobPrefix(mergeId: string): string {
-  return `merges/${mergeId}/`;
-}
-
-export function mergeBlobKey(mergeId: string, fileName: string): string {
-  return `${mergeBlobPrefix(mergeId)}${fileName}`;
-}
+/** What a merge's downloaded file is called (where it is stored: adapters/blobs/layout.ts). */
 
 const MAX_NAME_LENGTH = 150;
 

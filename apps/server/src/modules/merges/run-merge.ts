@@ -21,8 +21,8 @@ import { loadUserFonts } from '../fonts/load.ts';
 import { chargeDocuments } from '../users/quota.ts';
 import { ACTIVE_STATUSES, findMerge, markCompleted, markEnded, markGenerating, updateProgress, type MergeRow } from './repository.ts';
 import { outputOptionsOf } from './request.ts';
-import { mergeBlobKey, mergeBlobPrefix, resultFileName } from './files.ts';
-import { attachmentKeys } from '../email/attachment-keys.ts';
+import { resultFileName } from './files.ts';
+import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { IndexFileWriter, indexEntryMaker } from '../email/document-index.ts';
 import { createMailing, snapshotOf, wakeMailings } from '../email/mailing.ts';
 
@@ -53,9 +53,9 @@ export async function runMergeJob(ctx: AppContext, payload: MergeJobPayload, job
   try {
     const made = await makeFile(ctx, row, tmpFile, job.signal);
     const size = (await stat(tmpFile)).size;
-    await ctx.blobs.put(mergeBlobKey(mergeId, made.fileName), createReadStream(tmpFile));
+    await ctx.blobs.put(blobLayout.merge.result(mergeId, made.fileName), createReadStream(tmpFile));
     // Emailed merges: the index of the documents goes with the ZIP (email/document-index.ts).
-    if (made.indexFile) await ctx.blobs.put(attachmentKeys.documentIndex(mergeId), createReadStream(made.indexFile));
+    if (made.indexFile) await ctx.blobs.put(blobLayout.merge.documentIndex(mergeId), createReadStream(made.indexFile));
     job.signal.throwIfAborted();
     const email = snapshotOf(row);
     const completed = await ctx.db.transaction(async (tx) => {
@@ -67,11 +67,11 @@ export async function runMergeJob(ctx: AppContext, payload: MergeJobPayload, job
     });
     if (completed && email) wakeMailings(ctx);
     // Cancelled or deleted while the file was being stored: the file belongs to nobody.
-    if (!completed) await ctx.blobs.deletePrefix(mergeBlobPrefix(mergeId));
+    if (!completed) await ctx.blobs.deletePrefix(blobLayout.merge.folder(mergeId));
   } catch (error) {
     if (isShutdown(job.signal)) throw error; // handed back to the queue: a restart makes it again
     if (job.signal.aborted) {
-      await ctx.blobs.deletePrefix(mergeBlobPrefix(mergeId));
+      await ctx.blobs.deletePrefix(blobLayout.merge.folder(mergeId));
       await markEnded(ctx.db, ownerId, mergeId, 'cancelled', null);
       return;
     }

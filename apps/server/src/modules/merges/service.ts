@@ -13,7 +13,8 @@ import { loadSheet } from '../spreadsheets/load.ts';
 import { cancelMailing, mailingStatusesOf } from '../email/mailing.ts';
 import { checkMailing, freezeAttachments } from '../email/snapshot.ts';
 import { currentPeriod, getCredits } from '../users/quota.ts';
-import { contentTypeOf, mergeBlobKey, mergeBlobPrefix } from './files.ts';
+import { contentTypeOf } from './files.ts';
+import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { readDownloadToken } from './links.ts';
 import { toMergeDto } from './present.ts';
 import * as repo from './repository.ts';
@@ -135,7 +136,7 @@ async function stopMerge(ctx: AppContext, ownerId: string, mergeId: string): Pro
   await ctx.jobs.cancel(mergeId); // resolves once a job running here has stopped
   if (await repo.markEnded(ctx.db, ownerId, mergeId, 'cancelled', null)) {
     // Ended here rather than by the job (it was queued, or runs elsewhere): clear what it may have written.
-    await ctx.blobs.deletePrefix(mergeBlobPrefix(mergeId));
+    await ctx.blobs.deletePrefix(blobLayout.merge.folder(mergeId));
   }
 }
 
@@ -143,7 +144,7 @@ export async function deleteMergeFiles(ctx: AppContext, ownerId: string, templat
   const row = await ownMerge(ctx, ownerId, templateId, mergeId);
   // A mailing reads the documents from these files while it sends.
   if (repo.ACTIVE_STATUSES.includes(row.status) || (await mailingInProgress(ctx, ownerId, row))) throw new SheafError('merge/in-progress');
-  await ctx.blobs.deletePrefix(mergeBlobPrefix(mergeId));
+  await ctx.blobs.deletePrefix(blobLayout.merge.folder(mergeId));
   const updated = await repo.markFilesDeleted(ctx.db, ownerId, mergeId);
   return toMergeDto(ctx, updated ?? row);
 }
@@ -152,7 +153,7 @@ export async function deleteMerge(ctx: AppContext, ownerId: string, templateId: 
   const row = await ownMerge(ctx, ownerId, templateId, mergeId);
   if (repo.ACTIVE_STATUSES.includes(row.status)) await stopMerge(ctx, ownerId, mergeId);
   await cancelMailing(ctx, ownerId, mergeId);
-  await ctx.blobs.deletePrefix(mergeBlobPrefix(mergeId));
+  await ctx.blobs.deletePrefix(blobLayout.merge.folder(mergeId));
   await repo.deleteMergeRow(ctx.db, ownerId, mergeId);
 }
 
@@ -163,7 +164,7 @@ export async function downloadMerge(ctx: AppContext, token: string): Promise<Bin
   if (!row) throw new SheafError('merge/not-found');
   if (row.files_deleted) throw new SheafError('merge/files-deleted');
   if (row.status !== 'completed' || !row.file_name) throw new SheafError('merge/not-found');
-  const { stream, size } = await ctx.blobs.stream(mergeBlobKey(mergeId, row.file_name)).catch(() => {
+  const { stream, size } = await ctx.blobs.stream(blobLayout.merge.result(mergeId, row.file_name)).catch(() => {
     throw new SheafError('merge/files-deleted');
   });
   return binary({ body: stream, size, contentType: contentTypeOf(row.file_name), fileName: row.file_name, cacheControl: 'private, no-store' });

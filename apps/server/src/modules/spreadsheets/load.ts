@@ -5,7 +5,7 @@
 import type { SheetData } from '@sheaf/engine';
 import { SheafError } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
-import { blobKeys } from '../templates/blob-keys.ts';
+import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { readSheetSafely } from './read.ts';
 import { findSpreadsheetRow } from './repository.ts';
 
@@ -36,5 +36,5 @@ export function rememberSheet(checksum: string, headerRow: number, sheet: SheetD
 export async function loadSheet(ctx: AppContext, ownerId: string, templateId: string): Promise<SheetData> {
   const row = await findSpreadsheetRow(ctx.db, ownerId, templateId);
   if (!row) throw new SheafError('sheet/missing');
-  return parseSheetCached(row.checksum, row.headers_row_no, row.name, () => ctx.blobs.get(blobKeys.spreadsheet(templateId)));
+  return parseSheetCached(row.checksum, row.headers_row_no, row.name, () => ctx.blobs.get(blobLayout.template.spreadsheet(templateId)));
 }

@@ -6,7 +6,7 @@ import type { SheetData } from '@sheaf/engine';
 import { SheafError, type ExcelMeta, type ExcelSheetResponse } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
 import { sha256Hex } from '../../crypto/secrets.ts';
-import { blobKeys } from '../templates/blob-keys.ts';
+import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { countActiveMerges, updateTemplateFields } from '../templates/repository.ts';
 import { requireTemplate } from '../templates/service.ts';
 import { loadSheet, parseSheetCached, rememberSheet } from './load.ts';
@@ -45,7 +45,7 @@ export async function uploadSpreadsheet(
   const headerRow = headersRowNo ?? template.headers_row_no;
   const sheet = await readSheetSafely(file.bytes, headerRow, file.fileName);
   const checksum = sha256Hex(file.bytes);
-  await ctx.blobs.put(blobKeys.spreadsheet(templateId), file.bytes);
+  await ctx.blobs.put(blobLayout.template.spreadsheet(templateId), file.bytes);
   rememberSheet(checksum, headerRow, sheet);
   return saveFacts(ctx, ownerId, templateId, factsOf(sheet, { name: file.fileName, size: file.bytes.length, checksum }, headerRow));
 }
@@ -54,7 +54,7 @@ export async function uploadSpreadsheet(
 export async function changeHeaderRow(ctx: AppContext, ownerId: string, templateId: string, headerRow: number): Promise<void> {
   const row = await findSpreadsheetRow(ctx.db, ownerId, templateId);
   if (!row) return;
-  const sheet = await parseSheetCached(row.checksum, headerRow, row.name, () => ctx.blobs.get(blobKeys.spreadsheet(templateId)));
+  const sheet = await parseSheetCached(row.checksum, headerRow, row.name, () => ctx.blobs.get(blobLayout.template.spreadsheet(templateId)));
   await saveFacts(ctx, ownerId, templateId, factsOf(sheet, { name: row.name, size: row.file_size, checksum: row.checksum }, headerRow));
 }
 
@@ -79,7 +79,7 @@ export async function copySpreadsheet(ctx: AppContext, ownerId: string, template
   await requireTemplate(ctx, ownerId, templateId);
   const source = await findSpreadsheetRow(ctx.db, ownerId, sourceTemplateId);
   if (!source) throw new SheafError('sheet/missing');
-  if (sourceTemplateId !== templateId) await ctx.blobs.copy(blobKeys.spreadsheet(sourceTemplateId), blobKeys.spreadsheet(templateId));
+  if (sourceTemplateId !== templateId) await ctx.blobs.copy(blobLayout.template.spreadsheet(sourceTemplateId), blobLayout.template.spreadsheet(templateId));
   return saveFacts(ctx, ownerId, templateId, {
     name: source.name, fileSize: source.file_size, checksum: source.checksum, headersRowNo: source.headers_row_no,
     headers: source.headers, totalRowCount: source.total_row_count, firstRow: source.first_row, lastRow: source.last_row,
@@ -89,7 +89,7 @@ export async function copySpreadsheet(ctx: AppContext, ownerId: string, template
 export async function deleteSpreadsheet(ctx: AppContext, ownerId: string, templateId: string): Promise<void> {
   await requireTemplate(ctx, ownerId, templateId);
   if (await countActiveMerges(ctx.db, ownerId, templateId)) throw new SheafError('sheet/merge-in-progress');
-  if (await deleteSpreadsheetRow(ctx.db, ownerId, templateId)) await ctx.blobs.delete(blobKeys.spreadsheet(templateId));
+  if (await deleteSpreadsheetRow(ctx.db, ownerId, templateId)) await ctx.blobs.delete(blobLayout.template.spreadsheet(templateId));
 }
 
 export async function listChoices(ctx: AppContext, ownerId: string) {

@@ -3,8 +3,7 @@ import { SheafError } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
 import { newId } from '../../ids.ts';
 import { findSpreadsheetRow, upsertSpreadsheetRow } from '../spreadsheets/repository.ts';
-import { blobKeys } from './blob-keys.ts';
-import { attachmentKeys } from '../email/attachment-keys.ts';
+import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { saveEmailSettings } from '../email/settings-repository.ts';
 import { emailSettingsOf } from './present.ts';
 import { scheduleThumbnail } from './pdf-tasks.ts';
@@ -22,13 +21,13 @@ async function copyInto(ctx: AppContext, ownerId: string, id: string, targetOwne
   const [images, sheet] = await Promise.all([listImageRows(ctx.db, ownerId, id), findSpreadsheetRow(ctx.db, ownerId, id)]);
   const copyId = newId();
   // Files first: a row must never point at files that are not there yet.
-  await ctx.blobs.copy(blobKeys.pdf(id), blobKeys.pdf(copyId));
-  for (const image of images) await ctx.blobs.copy(blobKeys.image(id, image.name), blobKeys.image(copyId, image.name));
-  if (sheet) await ctx.blobs.copy(blobKeys.spreadsheet(id), blobKeys.spreadsheet(copyId));
+  await ctx.blobs.copy(blobLayout.template.pdf(id), blobLayout.template.pdf(copyId));
+  for (const image of images) await ctx.blobs.copy(blobLayout.template.image(id, image.name), blobLayout.template.image(copyId, image.name));
+  if (sheet) await ctx.blobs.copy(blobLayout.template.spreadsheet(id), blobLayout.template.spreadsheet(copyId));
   const email = emailSettingsOf(source.email);
-  for (const attachment of email.staticAttachments) await ctx.blobs.copy(attachmentKeys.template(id, attachment.name), attachmentKeys.template(copyId, attachment.name));
-  const hasThumbnail = source.has_thumbnail && (await ctx.blobs.exists(blobKeys.thumbnail(id)));
-  if (hasThumbnail) await ctx.blobs.copy(blobKeys.thumbnail(id), blobKeys.thumbnail(copyId));
+  for (const attachment of email.staticAttachments) await ctx.blobs.copy(blobLayout.template.attachment(id, attachment.name), blobLayout.template.attachment(copyId, attachment.name));
+  const hasThumbnail = source.has_thumbnail && (await ctx.blobs.exists(blobLayout.template.thumbnail(id)));
+  if (hasThumbnail) await ctx.blobs.copy(blobLayout.template.thumbnail(id), blobLayout.template.thumbnail(copyId));
 
   const { passwordProtectionSecret: _secret, ...outputWithoutPasswords } = source.output;
   await ctx.db.transaction(async (tx) => {
@@ -58,7 +57,7 @@ async function copyInto(ctx: AppContext, ownerId: string, id: string, targetOwne
     if (hasThumbnail) await markThumbnail(tx, targetOwnerId, copyId, source.checksum);
   });
   if (!hasThumbnail && !source.is_encrypted) {
-    scheduleThumbnail(ctx, targetOwnerId, copyId, source.checksum, await ctx.blobs.get(blobKeys.pdf(copyId)));
+    scheduleThumbnail(ctx, targetOwnerId, copyId, source.checksum, await ctx.blobs.get(blobLayout.template.pdf(copyId)));
   }
   return copyId;
 }

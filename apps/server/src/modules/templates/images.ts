@@ -1,7 +1,7 @@
 /** Images supplied with a template, which image placeholders name (the cell holds the file name). */
 import { MAX_IMAGE_BYTES, SheafError } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
-import { blobKeys } from './blob-keys.ts';
+import { blobLayout, safeFileName } from '../../adapters/blobs/layout.ts';
 import { deleteImageRow, listImageRows, upsertImageRow, type ImageRow } from './repository.ts';
 import { requireTemplate } from './service.ts';
 
@@ -9,14 +9,6 @@ const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const JPEG_SIGNATURE = [0xff, 0xd8, 0xff];
 
 const startsWith = (bytes: Uint8Array, signature: number[]) => signature.every((byte, index) => bytes[index] === byte);
-
-/** The file name without any folder, control characters or surrounding blanks, at most 255 characters. */
-export function safeFileName(fileName: string): string {
-  const base = fileName.split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
-  return clean === '' || clean === '.' || clean === '..' ? 'image' : clean;
-}
 
 /** PNG or JPEG by their magic bytes, within the size limit; returns the name it will be stored under. */
 export function checkImage(fileName: string, bytes: Uint8Array): string {
@@ -28,7 +20,7 @@ export function checkImage(fileName: string, bytes: Uint8Array): string {
 /** Adds an image, replacing one of the same name. */
 export async function addImageBytes(ctx: AppContext, ownerId: string, templateId: string, fileName: string, bytes: Uint8Array): Promise<void> {
   const name = checkImage(fileName, bytes);
-  await ctx.blobs.put(blobKeys.image(templateId, name), bytes);
+  await ctx.blobs.put(blobLayout.template.image(templateId, name), bytes);
   await upsertImageRow(ctx.db, ownerId, templateId, { name, size: bytes.length });
 }
 
@@ -41,7 +33,7 @@ export async function uploadImage(ctx: AppContext, ownerId: string, templateId: 
 export async function deleteImage(ctx: AppContext, ownerId: string, templateId: string, name: string): Promise<ImageRow[]> {
   await requireTemplate(ctx, ownerId, templateId);
   if (!(await deleteImageRow(ctx.db, ownerId, templateId, name))) throw new SheafError('image/not-found', { name });
-  await ctx.blobs.delete(blobKeys.image(templateId, name));
+  await ctx.blobs.delete(blobLayout.template.image(templateId, name));
   return listImageRows(ctx.db, ownerId, templateId);
 }
 
@@ -49,7 +41,7 @@ export async function deleteImage(ctx: AppContext, ownerId: string, templateId: 
 export async function loadImages(ctx: AppContext, ownerId: string, templateId: string): Promise<Map<string, Uint8Array>> {
   const images = new Map<string, Uint8Array>();
   for (const image of await listImageRows(ctx.db, ownerId, templateId)) {
-    images.set(image.name, await ctx.blobs.get(blobKeys.image(templateId, image.name)));
+    images.set(image.name, await ctx.blobs.get(blobLayout.template.image(templateId, image.name)));
   }
   return images;
 }

@@ -8,7 +8,7 @@ import type { AppContext } from '../../context.ts';
 import { WorkerPool } from './worker-run.ts';
 import type { PdfTask, ThumbnailResult, UnlockResult } from './pdf-worker.ts';
 import { markThumbnail } from './repository.ts';
-import { blobKeys } from './blob-keys.ts';
+import { blobLayout } from '../../adapters/blobs/layout.ts';
 
 const THUMBNAIL_WIDTH = 300;
 const pdfWorkers = new WorkerPool<PdfTask, ThumbnailResult | UnlockResult>(new URL('./pdf-worker.ts', import.meta.url), {
@@ -52,7 +52,7 @@ export async function renderThumbnail(bytes: Uint8Array): Promise<Uint8Array | n
 
 /** Stores a rendered thumbnail and flags it, unless the file changed meanwhile (checksum differs). */
 export async function storeThumbnail(ctx: AppContext, ownerId: string, templateId: string, checksum: string, png: Uint8Array): Promise<boolean> {
-  await ctx.blobs.put(blobKeys.thumbnail(templateId), png);
+  await ctx.blobs.put(blobLayout.template.thumbnail(templateId), png);
   return markThumbnail(ctx.db, ownerId, templateId, checksum);
 }
 

@@ -4,7 +4,7 @@
  */
 import { SheafError, TemplateExportSchema, type TemplateExport } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
-import { blobKeys } from './blob-keys.ts';
+import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { addImageBytes, checkImage } from './images.ts';
 import { readOutput } from './output-settings.ts';
 import { listImageRows, type TemplateRow } from './repository.ts';
@@ -23,8 +23,8 @@ export async function exportTemplate(ctx: AppContext, ownerId: string, id: strin
     placeholders: row.placeholders,
     headersRowNo: row.headers_row_no,
     output: { ...readOutput(ctx.config.encryptionKey, row.output), passwordProtection: null },
-    pdf: base64(await ctx.blobs.get(blobKeys.pdf(id))),
-    images: await Promise.all(images.map(async (image) => ({ name: image.name, data: base64(await ctx.blobs.get(blobKeys.image(id, image.name))) }))),
+    pdf: base64(await ctx.blobs.get(blobLayout.template.pdf(id))),
+    images: await Promise.all(images.map(async (image) => ({ name: image.name, data: base64(await ctx.blobs.get(blobLayout.template.image(id, image.name))) }))),
   };
   return { fileName: `${exportBaseName(row)}.sheaf.json`, bytes: new TextEncoder().encode(JSON.stringify(exported)) };
 }

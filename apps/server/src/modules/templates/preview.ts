@@ -9,7 +9,7 @@ import type { AppContext } from '../../context.ts';
 import { loadUserFonts } from '../fonts/load.ts';
 import { loadSheet } from '../spreadsheets/load.ts';
 import { findSpreadsheetRow } from '../spreadsheets/repository.ts';
-import { blobKeys } from './blob-keys.ts';
+import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { fallbackFonts } from './engine-fonts.ts';
 import { loadImages } from './images.ts';
 import { readOutput } from './output-settings.ts';
@@ -97,7 +97,7 @@ export async function previewTemplate(ctx: AppContext, ownerId: string, id: stri
   const hasSheet = (await findSpreadsheetRow(ctx.db, ownerId, id)) !== undefined;
   const rows = hasSheet ? previewRows(await loadSheet(ctx, ownerId, id), request) : headingsOnly(request.placeholders);
   const [template, fonts, images, fallback] = await Promise.all([
-    ctx.blobs.get(blobKeys.pdf(id)), loadUserFonts(ctx, ownerId), loadImages(ctx, ownerId, id), fallbackFonts(),
+    ctx.blobs.get(blobLayout.template.pdf(id)), loadUserFonts(ctx, ownerId), loadImages(ctx, ownerId, id), fallbackFonts(),
   ]);
   const output = readOutput(ctx.config.encryptionKey, row.output);
   const merge = await prepareMerge({

@@ -4,7 +4,7 @@ import { MAX_IMAGE_BYTES, MAX_UPLOAD_BYTES, SheafError, formatErrorMessage, rout
 import type { AppContext } from '../../context.ts';
 import { binary, handle } from '../../http/route.ts';
 import { copyTemplate, shareTemplate } from './copy.ts';
-import { blobKeys } from './blob-keys.ts';
+import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { deleteImage, uploadImage } from './images.ts';
 import { exportTemplate, importTemplate } from './portable.ts';
 import { listSummaries, toDetail } from './present.ts';
@@ -34,7 +34,7 @@ export function registerTemplateRoutes(app: FastifyInstance, ctx: AppContext): v
 
   handle(app, routes.downloadTemplate, async ({ user, params }) => {
     const row = await requireTemplate(ctx, user.uid, params.id);
-    const bytes = await ctx.blobs.get(blobKeys.pdf(row.id));
+    const bytes = await ctx.blobs.get(blobLayout.template.pdf(row.id));
     return binary({ body: bytes, contentType: 'application/pdf', fileName: row.name, etag: etag(row.checksum), size: bytes.length, cacheControl: 'private, no-cache' });
   });
 
@@ -46,7 +46,7 @@ export function registerTemplateRoutes(app: FastifyInstance, ctx: AppContext): v
   handle(app, routes.thumbnail, async ({ user, params }) => {
     const row = await requireTemplate(ctx, user.uid, params.id);
     if (!row.has_thumbnail) throw new SheafError('thumbnail/not-found');
-    const png = await ctx.blobs.get(blobKeys.thumbnail(row.id));
+    const png = await ctx.blobs.get(blobLayout.template.thumbnail(row.id));
     // The URL carries ?v=<checksum>, so a new file is a new URL; revalidation still works by ETag.
     return binary({ body: png, contentType: 'image/png', etag: etag(`${row.checksum}-thumbnail`), size: png.length, cacheControl: 'private, max-age=86400' });
   });

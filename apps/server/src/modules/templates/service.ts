@@ -8,7 +8,7 @@ import { sha256Hex } from '../../crypto/secrets.ts';
 import { newId } from '../../ids.ts';
 import { changeHeaderRow } from '../spreadsheets/service.ts';
 import { templateMailingInProgress } from '../email/mailing.ts';
-import { blobKeys } from './blob-keys.ts';
+import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { DEFAULT_OUTPUT, mergeOutput, readOutput, storeOutput } from './output-settings.ts';
 import { checkPdf, scheduleThumbnail, storeThumbnail, unlockPdf } from './pdf-tasks.ts';
 import { toDetail } from './present.ts';
@@ -67,7 +67,7 @@ export async function createTemplate(ctx: AppContext, ownerId: string, input: Ne
   const pdf = await preparePdf(input.bytes);
   const id = newId();
   const checksum = sha256Hex(pdf.bytes);
-  await ctx.blobs.put(blobKeys.pdf(id), pdf.bytes);
+  await ctx.blobs.put(blobLayout.template.pdf(id), pdf.bytes);
   await insertTemplateRow(ctx.db, {
     id,
     ownerId,
@@ -96,11 +96,11 @@ export async function replaceFile(ctx: AppContext, ownerId: string, id: string, 
   await requireTemplate(ctx, ownerId, id);
   const pdf = await preparePdf(bytes);
   const checksum = sha256Hex(pdf.bytes);
-  await ctx.blobs.put(blobKeys.pdf(id), pdf.bytes);
+  await ctx.blobs.put(blobLayout.template.pdf(id), pdf.bytes);
   await updateTemplateFile(ctx.db, ownerId, id, {
     name, checksum, fileSize: pdf.bytes.length, numPages: pdf.pages.length, pages: pdf.pages, isEncrypted: pdf.isEncrypted,
   });
-  await ctx.blobs.delete(blobKeys.thumbnail(id)).catch(() => undefined);
+  await ctx.blobs.delete(blobLayout.template.thumbnail(id)).catch(() => undefined);
   await thumbnailFor(ctx, ownerId, id, checksum, pdf);
   return getDetail(ctx, ownerId, id);
 }
@@ -111,9 +111,9 @@ export async function decrypt(ctx: AppContext, ownerId: string, id: string, pass
   if (!row.is_encrypted) {
     return { isEncrypted: false, thumbnailImage: row.has_thumbnail ? `/v1/templates/${id}/thumbnail?v=${row.checksum}` : null };
   }
-  const unlocked = await unlockPdf(await ctx.blobs.get(blobKeys.pdf(id)), password);
+  const unlocked = await unlockPdf(await ctx.blobs.get(blobLayout.template.pdf(id)), password);
   const checksum = sha256Hex(unlocked.bytes);
-  await ctx.blobs.put(blobKeys.pdf(id), unlocked.bytes);
+  await ctx.blobs.put(blobLayout.template.pdf(id), unlocked.bytes);
   await updateTemplateFile(ctx.db, ownerId, id, {
     checksum, fileSize: unlocked.bytes.length, numPages: unlocked.pages.length, pages: unlocked.pages, isEncrypted: false,
   });
@@ -164,6 +164,6 @@ export async function deleteTemplate(ctx: AppContext, ownerId: string, id: strin
   if (await templateMailingInProgress(ctx.db, ownerId, id)) throw new SheafError('template/merge-in-progress');
   const mergeIds = await listMergeIds(ctx.db, ownerId, id);
   await deleteTemplateRow(ctx.db, ownerId, id);
-  await ctx.blobs.deletePrefix(blobKeys.folder(id));
-  for (const mergeId of mergeIds) await ctx.blobs.deletePrefix(blobKeys.mergeFolder(mergeId));
+  await ctx.blobs.deletePrefix(blobLayout.template.folder(id));
+  for (const mergeId of mergeIds) await ctx.blobs.deletePrefix(blobLayout.merge.folder(mergeId));
 }

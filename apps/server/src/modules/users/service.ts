@@ -6,6 +6,7 @@ import {
 } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../adapters/db/types.ts';
+import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { hashPassword, newPasswordErrors } from '../auth/passwords.ts';
 import { assertCurrentPassword, emailProblem, isUniqueViolation } from '../auth/service.ts';
 import { revokeUserTokens } from '../auth/repository.ts';
@@ -104,7 +105,7 @@ export async function deleteAccount(ctx: AppContext, uid: string, password: stri
     return owned;
   });
   // Files after the rows: a failure here leaves unreachable files, never rows pointing at no file.
-  for (const id of templateIds) await ctx.blobs.deletePrefix(`templates/${id}/`);
-  for (const id of mergeIds) await ctx.blobs.deletePrefix(`merges/${id}/`);
-  await ctx.blobs.deletePrefix(`fonts/${uid}/`);
+  for (const id of templateIds) await ctx.blobs.deletePrefix(blobLayout.template.folder(id));
+  for (const id of mergeIds) await ctx.blobs.deletePrefix(blobLayout.merge.folder(id));
+  await ctx.blobs.deletePrefix(blobLayout.font.folder(uid));
 }

@@ -1,0 +1,55 @@
+/**
+ * The blob layout: every key the server stores a file under, in one place. Modules ask here for
+ * keys and never spell a path themselves, so the layout can change (or move to S3) in one file.
+ *
+ *   templates/<templateId>/template.pdf            the template's PDF
+ *   templates/<templateId>/thumbnail.png           page 1, rendered
+ *   templates/<templateId>/images/<name>           images image placeholders name
+ *   templates/<templateId>/spreadsheet             the attached spreadsheet
+ *   templates/<templateId>/attachments/<name>      static email attachments
+ *   fonts/<ownerId>/<name>                         an account's custom fonts
+ *   merges/<mergeId>/<fileName>                    a merge's result (ZIP or PDF)
+ *   merges/<mergeId>/mailing-index.jsonl           where each emailed document is, and whom it goes to
+ *   merges/<mergeId>/attachments/<name>            the attachments as they were when the mailing started
+ */
+
+/** User-chosen names (images, fonts, attachments) become one safe key segment: no separators, no "..". */
+export function nameSegment(name: string): string {
+  return encodeURIComponent(name).replace(/\./g, '%2E');
+}
+
+/** An uploaded file's name without any folder, control characters or surrounding blanks, at most 255 characters. */
+export function safeFileName(fileName: string, fallback = 'image'): string {
+  const base = fileName.split(/[\\/]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
+  return clean === '' || clean === '.' || clean === '..' ? fallback : clean;
+}
+
+const templateFolder = (templateId: string) => `templates/${templateId}/`;
+const mergeFolder = (mergeId: string) => `merges/${mergeId}/`;
+
+export const blobLayout = {
+  template: {
+    /** Everything of the template (deleting the template deletes this prefix). */
+    folder: templateFolder,
+    pdf: (templateId: string) => `${templateFolder(templateId)}template.pdf`,
+    thumbnail: (templateId: string) => `${templateFolder(templateId)}thumbnail.png`,
+    image: (templateId: string, name: string) => `${templateFolder(templateId)}images/${nameSegment(name)}`,
+    spreadsheet: (templateId: string) => `${templateFolder(templateId)}spreadsheet`,
+    attachment: (templateId: string, name: string) => `${templateFolder(templateId)}attachments/${nameSegment(name)}`,
+  },
+  font: {
+    /** Every font of an account. */
+    folder: (ownerId: string) => `fonts/${ownerId}/`,
+    file: (ownerId: string, name: string) => `fonts/${ownerId}/${nameSegment(name)}`,
+  },
+  merge: {
+    /** Everything of the merge: result, document index, frozen attachments. */
+    folder: mergeFolder,
+    result: (mergeId: string, fileName: string) => `${mergeFolder(mergeId)}${fileName}`,
+    documentIndex: (mergeId: string) => `${mergeFolder(mergeId)}mailing-index.jsonl`,
+    /** A mailing sends the attachments as they were when it started: later edits do not reach it. */
+    attachment: (mergeId: string, name: string) => `${mergeFolder(mergeId)}attachments/${nameSegment(name)}`,
+  },
+} as const;
