@@ -7,6 +7,7 @@ import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { FALLBACK_LANGUAGE, LANGUAGES, type Language } from '@sheaf/shared';
 import { api } from '../api/client.ts';
+import { formatInterpolated } from './numbers.ts';
 
 export const LANGUAGE_KEY = 'sheaf.language';
 export const NAMESPACES = ['common', 'auth', 'navbar', 'errors', 'help', 'home', 'account', 'wizard', 'editor', 'senders', 'email'] as const;
@@ -57,7 +58,8 @@ void i18n.use(initReactI18next).init({
   ns: [...NAMESPACES],
   defaultNS: 'common',
   // Error codes contain '/': keep ':' as the namespace separator and '.' for nesting only.
-  interpolation: { escapeValue: false },
+  // Every number in a message is grouped the language's way (numbers.ts).
+  interpolation: { escapeValue: false, alwaysFormat: true, format: formatInterpolated },
   returnNull: false,
   react: { useSuspense: false },
   showSupportNotice: false,
