@@ -131,7 +131,7 @@ describe('readSheet on hand-written workbook markup', () => {
     expect(texts(sheet, 0)).toEqual({ Name: 'Rich', 'Heading B': '  padded  ', Inline: 'Inline ', '': 'TRUE', Spaced: '#DIV/0!' });
     expect(texts(sheet, 1)).toEqual({ Name: 'Tom & "Jerry" ☺ A', 'Heading B': 'Line1\r\nLine2', Inline: '2', '': '', Spaced: '3.5' });
     expect(values(sheet, 2)).toMatchObject({ Name: null, 'Heading B': new Date('2024-03-15T12:30:00Z'), Inline: new Date('2024-03-15T12:00:00Z'), '': false });
-    expect(sheet.text(2, 2)).toBe('3/15/24 12:00');
+    expect(sheet.text(2, 2)).toBe('3/15/2024 12:00');
     expect(values(sheet, 3)).toMatchObject({ Name: 1500, 'Heading B': -0.000012 });
   });
 

@@ -11,11 +11,16 @@ export type FormatKind = 'general' | 'number' | 'date';
 export interface CellFormat {
   readonly code: string;
   readonly kind: FormatKind;
+  /**
+   * A number format with one section and no condition: Excel shows a negative number as a minus
+   * before the format applied to its magnitude (SSF rounds the negative itself, -1234.5 to "-1234").
+   */
+  readonly minusBeforeMagnitude?: boolean;
 }
 
 export const GENERAL_FORMAT: CellFormat = { code: 'General', kind: 'general' };
-/** Excel's default date format (built-in 14), for date cells whose own format is not a date format. */
-export const DEFAULT_DATE_FORMAT: CellFormat = { code: 'm/d/yy', kind: 'date' };
+/** Excel's default date format (built-in 14, en-US), for date cells whose own format is not a date format. */
+export const DEFAULT_DATE_FORMAT: CellFormat = { code: 'm/d/yyyy', kind: 'date' };
 
 /** Classifies a format code once per workbook. Text ("@") shows numbers as General does. */
 export function cellFormat(code: string): CellFormat {
@@ -27,7 +32,28 @@ export function cellFormat(code: string): CellFormat {
   } catch {
     isDate = false;
   }
-  return { code: trimmed, kind: isDate ? 'date' : 'number' };
+  if (isDate) return { code: trimmed, kind: 'date' };
+  return { code: trimmed, kind: 'number', minusBeforeMagnitude: isSingleSection(trimmed) };
+}
+
+/** No section separator outside quotes and escapes, and no [<condition]. */
+function isSingleSection(code: string): boolean {
+  let quoted = false;
+  for (let index = 0; index < code.length; index++) {
+    const char = code[index];
+    if (char === '"') quoted = !quoted;
+    else if (quoted) continue;
+    else if (char === '\\' || char === '_' || char === '*') index++; // the next character is literal
+    else if (char === ';') return false;
+    else if (char === '[' && /[<>=]/.test(code[index + 1] ?? '')) return false;
+  }
+  return true;
+}
+
+/** A number as Excel shows it in `format`; throws when SSF cannot read the code. */
+export function formatWithCode(format: CellFormat, value: number, options: { date1904: boolean }): string {
+  if (format.minusBeforeMagnitude === true && value < 0) return '-' + SSF.format(format.code, -value, options);
+  return SSF.format(format.code, value, options);
 }
 
 /** Serial numbers Excel can show as dates: 1900-01-00 to 9999-12-31. */
@@ -90,7 +116,7 @@ export class NumberFormatter {
     if (cached !== undefined) return cached;
     let text: string;
     try {
-      text = SSF.format(format.code, value, this.options);
+      text = formatWithCode(format, value, this.options);
     } catch {
       text = formatGeneral(value); // a code SSF cannot read: show the plain number rather than fail
     }

@@ -6,7 +6,8 @@
 import { SSF, read, type CellObject, type WorkBook } from '@e965/xlsx';
 import { SheafError } from '@sheaf/shared';
 import { CellKind, CellTableBuilder } from '../cells/cell-table.ts';
-import { GENERAL_FORMAT, NumberFormatter, isDateSerial } from '../cells/formats.ts';
+import { SHEETJS_BUILT_IN_CORRECTIONS } from '../cells/built-in-formats.ts';
+import { GENERAL_FORMAT, NumberFormatter, cellFormat, formatWithCode, isDateSerial } from '../cells/formats.ts';
 import { StringTable } from '../cells/string-table.ts';
 import { sheetDataFromTable } from '../cells/table-sheet.ts';
 import { corrupt } from '../limits.ts';
@@ -32,7 +33,7 @@ export function readWithSheetJs(bytes: Uint8Array, format: 'xls' | 'ods', option
     builder.startRow(row + 1);
     for (let column = 0; column < cells.length; column++) {
       const cell = cells[column];
-      if (cell !== undefined) addCell(builder, strings, column, cell);
+      if (cell !== undefined) addCell(builder, strings, column, cell, format === 'xls' ? { date1904 } : undefined);
     }
     builder.endRow();
   }
@@ -62,12 +63,13 @@ function parseWorkbook(bytes: Uint8Array): WorkBook {
   }
 }
 
-function addCell(builder: CellTableBuilder, strings: StringTable, column: number, cell: CellObject): void {
+/** `xls`: set for .xls, whose text SheetJS formats; an .ods carries the text LibreOffice showed. */
+function addCell(builder: CellTableBuilder, strings: StringTable, column: number, cell: CellObject, xls: { date1904: boolean } | undefined): void {
   const addText = (text: string): number => strings.addString(text);
   switch (cell.t) {
     case 'n': {
       const value = cell.v as number;
-      const text = cell.w ?? SSF.format(cell.z ?? 'General', value);
+      const text = xls === undefined ? (cell.w ?? SSF.format(cell.z ?? 'General', value)) : xlsNumberText(cell, value, xls.date1904);
       const isDate = typeof cell.z === 'string' && SSF.is_date(cell.z) && isDateSerial(value);
       builder.addCell(column, isDate ? CellKind.DateWithText : CellKind.NumberWithText, 0, value, addText(text));
       return;
@@ -84,5 +86,20 @@ function addCell(builder: CellTableBuilder, strings: StringTable, column: number
     }
     default:
       return; // 'z': a stub without value
+  }
+}
+
+/**
+ * SheetJS's text for a number, except where it differs from an en-US Excel: built-in formats its
+ * table spells differently (14 is m/d/yyyy) and negative numbers in one-section formats.
+ */
+function xlsNumberText(cell: CellObject, value: number, date1904: boolean): string {
+  const code = typeof cell.z === 'string' ? cell.z : 'General';
+  const corrected = SHEETJS_BUILT_IN_CORRECTIONS.get(code);
+  if (corrected === undefined && !(value < 0)) return cell.w ?? SSF.format(code, value);
+  try {
+    return formatWithCode(cellFormat(corrected ?? code), value, { date1904 });
+  } catch {
+    return cell.w ?? String(value);
   }
 }
