@@ -11,6 +11,7 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { TemplateSummary, User } from '@sheaf/shared';
 import { api } from '../../api/client.ts';
+import { queryKeys } from '../../api/queryKeys.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useNotify } from '../../app/snackbar.tsx';
 import { useCurrentUser } from '../auth/useCurrentUser.ts';
@@ -47,7 +48,7 @@ export default function HomePage() {
     dispatch(setView(next));
     // Remembered on the account, so the next visit (any device) opens in the same view.
     api.call('updateMe', { body: { view: next } }).then(
-      (updated) => queryClient.setQueryData<User>(['me'], updated),
+      (updated) => queryClient.setQueryData<User>(queryKeys.me, updated),
       () => notify('error', t('view.failure')),
     );
   };

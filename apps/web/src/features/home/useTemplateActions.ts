@@ -1,13 +1,14 @@
 import { useCallback, useMemo } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Merge, TemplateSummary } from '@sheaf/shared';
 import { api, ApiError } from '../../api/client.ts';
+import { queryKeys } from '../../api/queryKeys.ts';
 import { useNotify } from '../../app/snackbar.tsx';
 import { translateError } from '../../i18n/errors.ts';
 import { saveBlob } from './download.ts';
 import { exportFileName, templateDisplayName } from './templateList.ts';
-import { TEMPLATES_KEY } from './useTemplates.ts';
+import { deleteMergeMutation, deleteTemplateMutation, renameTemplateMutation } from './api.ts';
 
 /** Share errors shown under the email field rather than in the snackbar. */
 const SHARE_FIELD_CODES = new Set(['share/user-not-found', 'share/self', 'auth/email-invalid', 'auth/email-empty', 'generic/invalid-input']);
@@ -23,12 +24,11 @@ export function useTemplateActions() {
   const notify = useNotify();
   const queryClient = useQueryClient();
 
-  const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: TEMPLATES_KEY }), [queryClient]);
-  const dropFromList = useCallback(
-    (templateId: string) =>
-      queryClient.setQueryData<TemplateSummary[]>(TEMPLATES_KEY, (list) => list?.filter((item) => item.id !== templateId)),
-    [queryClient],
-  );
+  const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: queryKeys.templates.list() }), [queryClient]);
+  // Shown in the list at once, taken back if the server refuses (features/home/api.ts).
+  const { mutateAsync: renameTemplate } = useMutation(renameTemplateMutation(queryClient));
+  const { mutateAsync: deleteTemplate } = useMutation(deleteTemplateMutation(queryClient));
+  const { mutateAsync: deleteMerge } = useMutation(deleteMergeMutation(queryClient));
 
   /** Runs one action; the failure text is the server's translated reason where there is one. */
   const run = useCallback(
@@ -56,7 +56,7 @@ export function useTemplateActions() {
 
     rename: (template: TemplateSummary, customName: string) =>
       run(
-        () => api.call('updateTemplate', { params: { id: template.id }, body: { customName } }),
+        () => renameTemplate({ template, customName }),
         t('home:rename.success'),
         t('home:rename.failure'),
       ),
@@ -82,15 +82,12 @@ export function useTemplateActions() {
         t('home:export.failure'),
       ),
 
-    remove: async (template: TemplateSummary) => {
-      const ok = await run(
-        () => api.call('deleteTemplate', { params: { id: template.id } }),
+    remove: (template: TemplateSummary) =>
+      run(
+        () => deleteTemplate(template),
         t('home:delete.success', { name: templateDisplayName(template) }),
         t('home:delete.failure'),
-      );
-      if (ok) dropFromList(template.id);
-      return ok;
-    },
+      ),
 
     removeExcel: (template: TemplateSummary) =>
       run(() => api.call('deleteExcel', { params: { id: template.id } }), t('home:deleteExcel.success'), t('home:deleteExcel.failure')),
@@ -104,7 +101,7 @@ export function useTemplateActions() {
 
     removeHistoryEntry: (merge: Merge) =>
       run(
-        () => api.call('deleteMerge', { params: { id: merge.templateId, mergeId: merge.mergeId } }),
+        () => deleteMerge(merge),
         t('home:deleteMerge.success'),
         t('home:deleteMerge.failure'),
       ),
@@ -116,7 +113,7 @@ export function useTemplateActions() {
       notify('error', t('home:download.failure'));
       void refresh();
     },
-  }), [run, notify, t, dropFromList, refresh]);
+  }), [run, notify, t, refresh, renameTemplate, deleteTemplate, deleteMerge]);
 }
 
 export type TemplateActions = ReturnType<typeof useTemplateActions>;

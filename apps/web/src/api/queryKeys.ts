@@ -1,0 +1,46 @@
+/**
+ * Every query key of the server-state cache, from one factory. Keys nest: invalidating a prefix
+ * (`queryKeys.templates.all`) refreshes everything under it, so related answers are refreshed
+ * together and nothing is keyed by hand in a component.
+ */
+export const queryKeys = {
+  /** The signed-in user: plan, counter, view (GET /v1/users/me). */
+  me: ['me'] as const,
+  /** Server-provided parameters (limits, edition); fixed for the session. */
+  config: ['config'] as const,
+  fonts: ['fonts'] as const,
+  /** Documents left this period if `toBeUsed` more are made. */
+  credits: {
+    all: ['credits'] as const,
+    forCount: (toBeUsed: number) => ['credits', toBeUsed] as const,
+  },
+  templates: {
+    all: ['templates'] as const,
+    /** The home page's list, each template with its merge history. */
+    list: () => ['templates', 'list'] as const,
+    detail: (id: string) => ['templates', 'detail', id] as const,
+    /** The PDF's bytes for the editor; a new checksum is a new file. */
+    bytes: (id: string, checksum: string) => ['templates', 'bytes', id, checksum] as const,
+    /** The attached spreadsheet's first rows; a different sheet (name, size, header row) is another key. */
+    sheetPreview: (id: string, sheet: readonly unknown[]) => ['templates', 'sheetPreview', id, ...sheet] as const,
+    recipientsCheck: (id: string, column: string | null, sheet: unknown) => ['templates', 'recipientsCheck', id, column, sheet] as const,
+  },
+  merges: {
+    all: ['merges'] as const,
+    ofTemplate: (templateId: string) => ['merges', templateId] as const,
+    /** One merge's progress, polled while it runs. */
+    one: (templateId: string, mergeId: string) => ['merges', templateId, mergeId] as const,
+    /** The mailing report of a merge whose documents are emailed, polled while it sends. */
+    mailingReport: (templateId: string, mergeId: string) => ['merges', templateId, mergeId, 'mailingReport'] as const,
+  },
+  spreadsheets: ['spreadsheets'] as const,
+  senders: {
+    all: ['senders'] as const,
+    one: (id: string) => ['senders', id] as const,
+  },
+  emailReport: {
+    all: ['emailReport'] as const,
+    scope: (scope: unknown) => ['emailReport', 'scope', scope] as const,
+    message: (messageId: string | undefined) => ['emailReport', 'message', messageId] as const,
+  },
+} as const;

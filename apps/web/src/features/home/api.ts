@@ -1,0 +1,82 @@
+/**
+ * Server state of the home page: the template list (polled while a merge runs or a thumbnail is on
+ * its way) and the mutations of its menu. Rename, delete and removing a history entry show at once
+ * (optimistic) and are taken back if the server refuses; every mutation refreshes the list after.
+ */
+import { mutationOptions, queryOptions, type QueryClient } from '@tanstack/react-query';
+import type { Merge, TemplateSummary } from '@sheaf/shared';
+import { api } from '../../api/client.ts';
+import { queryKeys } from '../../api/queryKeys.ts';
+import { invalidateAfterMerge } from '../../api/routeQuery.ts';
+import { awaitsThumbnail, hasRunningMerge, isMergeRunning } from './templateList.ts';
+
+/** While a merge is queued or generating the list (with its progress) is refreshed this often. */
+export const RUNNING_MERGE_POLL_MS = 2_000;
+
+/** While a new template's thumbnail is being made in the background, the list is refreshed this often. */
+export const THUMBNAIL_POLL_MS = 3_000;
+
+/** Merges running in `before` that have ended in `after` (completed, failed or cancelled). */
+export function endedMerges(before: readonly TemplateSummary[] | undefined, after: readonly TemplateSummary[]): Merge[] {
+  if (!before) return [];
+  const running = new Set(before.flatMap((template) => template.merges.filter(isMergeRunning).map((merge) => merge.mergeId)));
+  return after.flatMap((template) => template.merges.filter((merge) => running.has(merge.mergeId) && !isMergeRunning(merge)));
+}
+
+/** The user's templates with their merge history. */
+export const templatesQuery = () => queryOptions({
+  queryKey: queryKeys.templates.list(),
+  queryFn: async ({ signal, client, queryKey }) => {
+    const { templates } = await api.call('listTemplates', { signal });
+    // A merge that ended while the user was elsewhere (home, another step) changed the counter too.
+    if (endedMerges(client.getQueryData<TemplateSummary[]>(queryKey), templates).length > 0) invalidateAfterMerge(client, { list: false });
+    return templates;
+  },
+  refetchInterval: (query) => {
+    if (hasRunningMerge(query.state.data)) return RUNNING_MERGE_POLL_MS;
+    return awaitsThumbnail(query.state.data) ? THUMBNAIL_POLL_MS : false;
+  },
+});
+
+type ListSnapshot = { previous: TemplateSummary[] | undefined };
+
+/** Changes the cached list at once; the snapshot lets onError put it back. */
+async function changeList(queryClient: QueryClient, change: (list: TemplateSummary[]) => TemplateSummary[]): Promise<ListSnapshot> {
+  const key = queryKeys.templates.list();
+  // A poll answering now would overwrite the optimistic change with the old list.
+  await queryClient.cancelQueries({ queryKey: key });
+  const previous = queryClient.getQueryData<TemplateSummary[]>(key);
+  if (previous) queryClient.setQueryData<TemplateSummary[]>(key, change(previous));
+  return { previous };
+}
+
+function optimistic<V>(queryClient: QueryClient, change: (list: TemplateSummary[], variables: V) => TemplateSummary[]) {
+  return {
+    onMutate: (variables: V) => changeList(queryClient, (list) => change(list, variables)),
+    onError: (_error: unknown, _variables: V, snapshot: ListSnapshot | undefined) => {
+      if (snapshot?.previous) queryClient.setQueryData(queryKeys.templates.list(), snapshot.previous);
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.templates.list() }),
+  };
+}
+
+export const renameTemplateMutation = (queryClient: QueryClient) => mutationOptions({
+  mutationKey: ['templates', 'rename'],
+  mutationFn: ({ template, customName }: { template: TemplateSummary; customName: string }) =>
+    api.call('updateTemplate', { params: { id: template.id }, body: { customName } }),
+  ...optimistic(queryClient, (list, { template, customName }: { template: TemplateSummary; customName: string }) =>
+    list.map((item) => (item.id === template.id ? { ...item, customName: customName.trim() || null } : item))),
+});
+
+export const deleteTemplateMutation = (queryClient: QueryClient) => mutationOptions({
+  mutationKey: ['templates', 'delete'],
+  mutationFn: (template: TemplateSummary) => api.call('deleteTemplate', { params: { id: template.id } }),
+  ...optimistic(queryClient, (list, template: TemplateSummary) => list.filter((item) => item.id !== template.id)),
+});
+
+export const deleteMergeMutation = (queryClient: QueryClient) => mutationOptions({
+  mutationKey: ['merges', 'delete'],
+  mutationFn: (merge: Merge) => api.call('deleteMerge', { params: { id: merge.templateId, mergeId: merge.mergeId } }),
+  ...optimistic(queryClient, (list, merge: Merge) =>
+    list.map((item) => (item.id === merge.templateId ? { ...item, merges: item.merges.filter((entry) => entry.mergeId !== merge.mergeId) } : item))),
+});
