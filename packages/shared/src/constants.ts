@@ -40,13 +40,7 @@ export const LANGUAGES = ['en', 'de', 'fr', 'es', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const FALLBACK_LANGUAGE: Language = 'en';
 
-export const BILLING_PLANS = ['Free', 'Pro', 'Enterprise', 'Offline', 'Unlicensed'] as const;
-export type BillingPlan = (typeof BILLING_PLANS)[number];
-
-/** Documents per quota period (one month from billingDate); null is unlimited. */
-export const PLAN_QUOTAS: Record<BillingPlan, number | null> = { Free: 100, Pro: 1_000, Enterprise: 10_000, Offline: null, Unlicensed: 100 };
-/** Plans whose documents carry the watermark. */
-export const WATERMARKED_PLANS: readonly BillingPlan[] = ['Free', 'Unlicensed'];
+// The billing plans, their quotas, watermark and features: the plan catalogue in plans.ts.
 
 /** Savings estimate of spec section 1. */
 export const SAVINGS = { dollarsPerHour: 20, placeholdersPerPreventedError: 40 } as const;

@@ -128,6 +128,7 @@ export const ERROR_MESSAGES = {
 
   // Email composition and sending
   'email/plan-required': 'Sending emails is available on the Pro and Enterprise plans. Please upgrade.',
+  'email/licence-required': 'Sending emails needs an Offline licence. Enter your licence key or buy one.',
   'email/test-unverified': 'Sending test email not available due to unverified sender.',
   'email/no-sender': 'Choose a verified sender.',
   'email/from-name-too-long': 'The from name may be at most {max} characters.',

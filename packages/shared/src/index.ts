@@ -1,4 +1,5 @@
 export * from './constants.ts';
+export * from './plans.ts';
 export * from './errors.ts';
 export * from './placeholder.ts';
 export * from './output.ts';

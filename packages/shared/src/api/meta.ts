@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EDITIONS } from '../plans.ts';
 
 /** GET /config: server-provided parameters (upload limits etc.) and the running version. */
 export const ServerConfigSchema = z.object({
@@ -9,6 +10,6 @@ export const ServerConfigSchema = z.object({
   maxSheetRows: z.number().int(),
   /** Account mail (password resets) is kept in a local outbox instead of being sent. */
   mailOutbox: z.boolean(),
-  edition: z.enum(['web', 'desktop']),
+  edition: z.enum(EDITIONS),
 });
 export type ServerConfig = z.infer<typeof ServerConfigSchema>;

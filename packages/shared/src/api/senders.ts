@@ -11,11 +11,10 @@
  */
 import { z } from 'zod';
 import { SMTP_DEFAULT_PORT, SMTP_PORT_MAX, SMTP_PORT_MIN, VERIFICATION_CODE_LENGTH } from '../constants.ts';
+import { SENDER_METHODS } from '../plans.ts';
 import { cleanWhitespace } from './common.ts';
 
-export const SENDER_METHODS = ['spoof', 'domain', 'smtp'] as const;
 export const SenderMethodSchema = z.enum(SENDER_METHODS);
-export type SenderMethod = z.infer<typeof SenderMethodSchema>;
 
 export const SENDER_NOTIFICATIONS = ['failed', 'all'] as const;
 export const SenderNotificationsSchema = z.enum(SENDER_NOTIFICATIONS);
@@ -135,16 +134,3 @@ export const SENDER_FIELD_ERRORS = {
   PasswordError: 'password',
 } as const;
 export type SenderErrorName = keyof typeof SENDER_FIELD_ERRORS;
-
-/** Which methods a plan may use (spec section 6); the server enforces it, the dialog greys them out. */
-export function senderMethodAllowed(method: SenderMethod, plan: string, edition: 'web' | 'desktop'): boolean {
-  if (edition === 'desktop') return method === 'smtp';
-  if (method === 'spoof') return plan === 'Pro' || plan === 'Enterprise';
-  return plan === 'Enterprise';
-}
-
-/** Plans that may send emails and test emails (spec section 6: not Free). */
-export function planCanSendEmail(plan: string, edition: 'web' | 'desktop'): boolean {
-  if (edition === 'desktop') return true;
-  return plan === 'Pro' || plan === 'Enterprise';
-}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { BILLING_PLANS, LANGUAGES, MIN_PASSWORD_LENGTH } from '../constants.ts';
+import { LANGUAGES, MIN_PASSWORD_LENGTH } from '../constants.ts';
+import { BILLING_PLANS } from '../plans.ts';
 import { cleanWhitespace } from './common.ts';
 
 /** A valid address whose last domain label looks like a top-level domain (letters, or punycode). */

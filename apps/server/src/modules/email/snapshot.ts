@@ -3,7 +3,7 @@
  * composition") and frozen into the merge (merges.request.email): later edits of the template's
  * settings, attachments or sender choice do not change a mailing that is under way.
  */
-import { MAX_FROM_NAME_LENGTH, SheafError, columnTags, isValidEmail, planCanSendEmail, type ErrorCode, type TemplateEmailSettings } from '@sheaf/shared';
+import { MAX_FROM_NAME_LENGTH, SheafError, columnTags, isValidEmail, entitlements, sendEmailRefusal, type ErrorCode, type TemplateEmailSettings } from '@sheaf/shared';
 import type { SheetData } from '@sheaf/engine';
 import type { AppContext } from '../../context.ts';
 import type { SenderDelivery } from '../senders/delivery-types.ts';
@@ -77,7 +77,8 @@ export async function settingsWithVerifiedSender(ctx: AppContext, ownerId: strin
  */
 export async function checkMailing(ctx: AppContext, ownerId: string, templateId: string, sheet: SheetData, rows: readonly number[], isCombined: boolean): Promise<MailingSnapshot> {
   const { plan } = await currentPeriod(ctx.db, ownerId);
-  if (!planCanSendEmail(plan, ctx.config.EDITION)) throw new SheafError('email/plan-required');
+  const refusal = sendEmailRefusal(entitlements(plan, ctx.config.EDITION));
+  if (refusal) throw new SheafError(refusal);
   if (isCombined) throw new SheafError('merge/email-combined');
   const { settings } = await settingsWithVerifiedSender(ctx, ownerId, templateId, 'sender/not-verified');
   if (settings.fromName.trim().length > MAX_FROM_NAME_LENGTH) throw new SheafError('email/from-name-too-long', { max: MAX_FROM_NAME_LENGTH });

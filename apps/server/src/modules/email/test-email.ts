@@ -4,7 +4,7 @@
  * not stored: it is the user looking at their message.
  */
 import { prepareMerge } from '@sheaf/engine';
-import { SheafError, cleanWhitespace, formatErrorMessage, isValidEmail, planCanSendEmail } from '@sheaf/shared';
+import { SheafError, cleanWhitespace, formatErrorMessage, isValidEmail, entitlements, sendEmailRefusal } from '@sheaf/shared';
 import { saveRawMail } from '../../adapters/mail/outbox.ts';
 import type { AppContext } from '../../context.ts';
 import { loadUserFonts } from '../fonts/load.ts';
@@ -25,7 +25,8 @@ import { SmtpChannel } from './smtp-channel.ts';
 
 export async function sendTestEmail(ctx: AppContext, ownerId: string, templateId: string, request: { to?: string; rowNumber?: number }): Promise<{ message: string; to: string }> {
   const { plan } = await currentPeriod(ctx.db, ownerId);
-  if (!planCanSendEmail(plan, ctx.config.EDITION)) throw new SheafError('email/plan-required');
+  const refusal = sendEmailRefusal(entitlements(plan, ctx.config.EDITION));
+  if (refusal) throw new SheafError(refusal);
   const { settings, delivery } = await settingsWithVerifiedSender(ctx, ownerId, templateId, 'email/test-unverified');
   if (!settings.subject.trim()) throw new SheafError('email/subject-empty');
   const content = sanitizeContent(settings.content);

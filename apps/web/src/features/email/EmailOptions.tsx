@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { Alert, Box, Button, FormControlLabel, Grid, Paper, Stack, Switch, TextField, Typography } from '@mui/material';
 import MailOutlineIcon from '@mui/icons-material/MailOutlined';
-import { MAX_FROM_NAME_LENGTH, planCanSendEmail, type TemplateDetail } from '@sheaf/shared';
+import { MAX_FROM_NAME_LENGTH, entitlements, sendEmailRefusal, type TemplateDetail } from '@sheaf/shared';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { translateCode } from '../../i18n/errors.ts';
 import SenderPicker from '../senders/SenderPicker.tsx';
@@ -34,7 +34,8 @@ export default function EmailOptions({ template, firstRow }: { template: Templat
   const settings = useAppSelector((state) => state.email.settings);
   const formErrors = useAppSelector((state) => state.email.formErrors);
   const headings = useAppSelector((state) => state.wizard.excel?.headers ?? []);
-  const canSend = planCanSendEmail(plan, edition);
+  const sendRefusal = sendEmailRefusal(entitlements(plan, edition));
+  const canSend = sendRefusal === null;
   const active = loaded && canSend && settings.isActive;
   const live = liveProblems(settings, headings);
   const problem = (field: EmailField): string | undefined => {
@@ -57,7 +58,7 @@ export default function EmailOptions({ template, firstRow }: { template: Templat
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>{t('options.description')}</Typography>
       {!canSend && (
         <Alert severity="info" sx={{ mb: 2 }} action={<Button color="inherit" size="small" component={RouterLink} to="/billing">{t('options.upgrade')}</Button>}>
-          {translateCode('email/plan-required', undefined, t)}
+          {translateCode(sendRefusal ?? 'email/plan-required', undefined, t)}
         </Alert>
       )}
       {formErrors.general && <Alert severity="error" sx={{ mb: 2 }}>{problem('general')}</Alert>}

@@ -7,7 +7,7 @@ import { useCallback, useEffect } from 'react';
 import { useStore } from 'react-redux';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { MAX_FROM_NAME_LENGTH, planCanSendEmail, type MergeRequest, type RecipientsCheck, type Sender, type TemplateDetail } from '@sheaf/shared';
+import { MAX_FROM_NAME_LENGTH, entitlements, type MergeRequest, type RecipientsCheck, type Sender, type TemplateDetail } from '@sheaf/shared';
 import { api } from '../../api/client.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useNotify } from '../../app/snackbar.tsx';
@@ -102,7 +102,7 @@ export function useEmailActive(): boolean {
   const edition = useEdition();
   const isActive = useAppSelector((state) => state.email.settings.isActive);
   const loaded = useAppSelector((state) => state.email.templateId === state.wizard.template?.id);
-  return loaded && isActive && planCanSendEmail(plan, edition);
+  return loaded && isActive && entitlements(plan, edition).sendEmail;
 }
 
 /**

@@ -8,7 +8,7 @@ import { Box, FormControlLabel, Link, Paper, Radio, RadioGroup, Stack, Typograph
 import AlternateEmailIcon from '@mui/icons-material/AlternateEmail';
 import DnsOutlinedIcon from '@mui/icons-material/DnsOutlined';
 import OutboxOutlinedIcon from '@mui/icons-material/OutboxOutlined';
-import { SENDER_METHODS, type SenderMethod } from '@sheaf/shared';
+import { SENDER_METHODS, type BillingPlan, type Edition, type SenderMethod } from '@sheaf/shared';
 import { translateCode } from '../../i18n/errors.ts';
 import { methodAvailability } from './senderRules.ts';
 
@@ -17,8 +17,8 @@ const ICONS: Record<SenderMethod, typeof DnsOutlinedIcon> = { spoof: AlternateEm
 interface Props {
   value: SenderMethod | null;
   onChange: (method: SenderMethod) => void;
-  plan: string;
-  edition: 'web' | 'desktop';
+  plan: BillingPlan;
+  edition: Edition;
 }
 
 export default function MethodStep({ value, onChange, plan, edition }: Props) {

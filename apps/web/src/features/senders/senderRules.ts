@@ -4,8 +4,8 @@
  * verified again and which methods a plan may use. The server checks everything again.
  */
 import {
-  cleanWhitespace, isValidEmail, senderMethodAllowed, SMTP_PORT_RANGE,
-  type ErrorCode, type Sender, type SenderErrorName, type SenderMethod,
+  cleanWhitespace, entitlements, isValidEmail, senderMethodRefusal, SMTP_PORT_RANGE,
+  type BillingPlan, type Edition, type ErrorCode, type Sender, type SenderErrorName, type SenderMethod,
 } from '@sheaf/shared';
 
 export type SenderField = 'email' | 'identifier' | 'subdomain' | 'server' | 'port' | 'username' | 'password';
@@ -128,8 +128,7 @@ export function senderLabel(sender: Parameters<typeof senderDisplay>[0]): string
 export const canReopen = (sender: Pick<Sender, 'method' | 'isVerified'>): boolean => !sender.isVerified && sender.method !== 'spoof';
 
 /** Whether the plan may use the method, and the catalogue text that says why not (spec section 6). */
-export function methodAvailability(method: SenderMethod, plan: string, edition: 'web' | 'desktop'): { allowed: boolean; hint: ErrorCode | null } {
-  if (senderMethodAllowed(method, plan, edition)) return { allowed: true, hint: null };
-  if (edition === 'desktop') return { allowed: false, hint: 'sender/desktop-smtp-only' };
-  return { allowed: false, hint: method === 'spoof' ? 'sender/needs-pro' : 'sender/needs-enterprise' };
+export function methodAvailability(method: SenderMethod, plan: BillingPlan, edition: Edition): { allowed: boolean; hint: ErrorCode | null } {
+  const hint = senderMethodRefusal(method, entitlements(plan, edition));
+  return { allowed: hint === null, hint };
 }

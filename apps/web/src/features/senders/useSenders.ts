@@ -1,7 +1,7 @@
 /** Server state of the senders (TanStack Query) and the edition and plan the sender rules depend on. */
 import { useCallback } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Sender } from '@sheaf/shared';
+import type { BillingPlan, Sender } from '@sheaf/shared';
 import { api } from '../../api/client.ts';
 import { useCurrentUser } from '../auth/useCurrentUser.ts';
 
@@ -36,6 +36,6 @@ export function useEdition(): 'web' | 'desktop' {
 }
 
 /** The signed-in user's plan ('Free' until known, the most restrictive reading). */
-export function usePlan(): string {
+export function usePlan(): BillingPlan {
   return useCurrentUser().data?.billingPlan ?? 'Free';
 }
