@@ -9,6 +9,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { CssBaseline, ThemeProvider } from '@mui/material';
 import { I18nextProvider } from 'react-i18next';
 import i18n from './i18n/index.ts';
+import { installLanguageFont } from './i18n/languageFont.ts';
 import App from './app/App.tsx';
 import ErrorBoundary from './app/ErrorBoundary.tsx';
 import { queryClient } from './app/queryClient.ts';
@@ -23,6 +24,7 @@ async function start(): Promise<void> {
   if (await removeServiceWorkers()) return; // reloading
   installChunkReload();
   installSessionCleanup();
+  installLanguageFont(i18n);
   if (import.meta.env.PROD) startVersionCheck(__BUILD_ID__);
 
   createRoot(document.getElementById('root')!).render(
