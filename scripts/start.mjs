@@ -71,6 +71,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     if (!buildWebApp()) process.exit(1);
   }
   const server = spawn(process.execPath, [path.join(root, 'apps/server/bin/sheaf.mjs'), 'serve', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => server.kill(signal));
   server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  // `npm start` runs this through `exec` so npm's SIGTERM reaches us; should the launcher die anyway
+  // (killed hard, or a shell that does not forward signals), stop the server rather than orphan it.
+  const launcher = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== launcher) server.kill('SIGTERM');
+  }, 500).unref();
 }
