@@ -3,7 +3,7 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Switch from '@mui/material/Switch';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client.ts';
+import { configQuery } from '../../api/routeQuery.ts';
 import { useNotify } from '../../app/snackbar.tsx';
 import SettingsSection from './SettingsSection.tsx';
 
@@ -21,7 +21,7 @@ function readSetting(): boolean {
 export default function AutoUpdatesSection() {
   const { t } = useTranslation('account');
   const notify = useNotify();
-  const config = useQuery({ queryKey: ['config'], queryFn: ({ signal }) => api.call('config', { signal }), staleTime: Infinity });
+  const config = useQuery(configQuery());
   const [enabled, setEnabled] = useState(readSetting);
   if (config.data?.edition !== 'desktop') return null;
 

@@ -7,6 +7,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { isValidEmail, type User } from '@sheaf/shared';
 import { api } from '../../api/client.ts';
+import { queryKeys } from '../../api/queryKeys.ts';
 import SettingsSection from './SettingsSection.tsx';
 import { useAccountSubmit } from './useAccountSubmit.ts';
 
@@ -35,7 +36,7 @@ export default function EmailSection({ user }: { user: User }) {
       failure: t('email.failure'),
       codeFields: { 'auth/wrong-password': 'password', 'auth/invalid-credentials': 'password', 'auth/email-already-in-use': 'email', 'auth/email-invalid': 'email' },
       onSuccess: (updated) => {
-        queryClient.setQueryData<User>(['me'], updated);
+        queryClient.setQueryData<User>(queryKeys.me, updated);
         setEmail('');
         setPassword('');
         setChecked(false);

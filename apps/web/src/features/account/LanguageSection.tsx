@@ -4,6 +4,7 @@ import TextField from '@mui/material/TextField';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, type Language } from '@sheaf/shared';
+import { queryKeys } from '../../api/queryKeys.ts';
 import { useNotify } from '../../app/snackbar.tsx';
 import { currentLanguage, LANGUAGE_NAMES, setLanguage } from '../../i18n/index.ts';
 import SettingsSection from './SettingsSection.tsx';
@@ -19,7 +20,7 @@ export default function LanguageSection() {
     setBusy(true);
     try {
       await setLanguage(language);
-      await queryClient.invalidateQueries({ queryKey: ['me'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.me });
       // Said in the newly chosen language (this render's `t` still speaks the old one).
       notify('success', i18n.getFixedT(language, 'account')('language.success'));
     } catch {

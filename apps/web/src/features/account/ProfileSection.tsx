@@ -6,6 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { User } from '@sheaf/shared';
 import { api } from '../../api/client.ts';
+import { queryKeys } from '../../api/queryKeys.ts';
 import SettingsSection from './SettingsSection.tsx';
 import { useAccountSubmit } from './useAccountSubmit.ts';
 
@@ -36,7 +37,7 @@ export default function ProfileSection({ user }: { user: User }) {
       success: t('profile.success'),
       failure: t('profile.failure'),
       onSuccess: (updated) => {
-        queryClient.setQueryData<User>(['me'], updated);
+        queryClient.setQueryData<User>(queryKeys.me, updated);
         setValues({ firstName: updated.firstName, lastName: updated.lastName, company: updated.company });
         setTouched(false);
       },

@@ -9,11 +9,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_PAGE_SIZE, type ExcelMeta, type TemplateDetail } from '@sheaf/shared';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
+import { queryKeys } from '../../api/queryKeys.ts';
 import { getTemplateBytes } from '../../api/templateCache.ts';
 import { translateError } from '../../i18n/errors.ts';
 import { loadPdf, type PDFDocumentProxy } from '../../lib/pdf.ts';
-import { effectiveExcel, openTemplate, selectEditorDoc, selectIsChanged } from './editorSlice.ts';
+import { effectiveExcel, openTemplate, selectEditorDoc } from './editorSlice.ts';
 import Editor from './Editor.tsx';
+import UnsavedChangesGuard from './UnsavedChangesGuard.tsx';
 
 interface PlaceholderEditorProps {
   template: TemplateDetail;
@@ -26,15 +28,6 @@ export default function PlaceholderEditor({ template, excel }: PlaceholderEditor
   const doc = useAppSelector(selectEditorDoc);
   const [pdf, setPdf] = useState<PDFDocumentProxy | null>(null);
   const [pdfFailed, setPdfFailed] = useState(false);
-  const changed = useAppSelector(selectIsChanged);
-
-  // Closing the tab with unsaved placeholders asks first (the browser shows its own question).
-  useEffect(() => {
-    if (!changed) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [changed]);
 
   // Page sizes as a person sees them; the spec's default where the server gave none.
   const pages = useMemo(
@@ -48,7 +41,7 @@ export default function PlaceholderEditor({ template, excel }: PlaceholderEditor
   }, [dispatch, template.id, pages]);
 
   const bytes = useQuery({
-    queryKey: ['templateBytes', template.id, template.checksum],
+    queryKey: queryKeys.templates.bytes(template.id, template.checksum),
     queryFn: () => getTemplateBytes(template.id, template.checksum),
     staleTime: Infinity,
     gcTime: 60_000,
@@ -83,5 +76,11 @@ export default function PlaceholderEditor({ template, excel }: PlaceholderEditor
     );
   }
   const error = pdfFailed ? t('loadError') : (bytes.error ? `${t('loadError')} ${translateError(bytes.error, t)}` : null);
-  return <Editor template={template} wizardExcel={excel} excel={effectiveExcel(doc, excel)} pages={pages} pdf={pdf} pdfError={error} />;
+  return (
+    <>
+      <Editor template={template} wizardExcel={excel} excel={effectiveExcel(doc, excel)} pages={pages} pdf={pdf} pdfError={error} />
+      {/* Leaving with unsaved placeholders (a link, Go home, Back, closing the tab) asks first. */}
+      <UnsavedChangesGuard templateId={template.id} />
+    </>
+  );
 }

@@ -7,6 +7,8 @@ import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { FALLBACK_FONT, FONT_FILE_EXTENSIONS, STANDARD_FONTS, type Placeholder } from '@sheaf/shared';
 import { api } from '../../api/client.ts';
+import { queryKeys } from '../../api/queryKeys.ts';
+import { routeQuery } from '../../api/routeQuery.ts';
 
 const STANDARD_CSS: Record<string, string> = {
   Courier: '"Courier New", Courier, monospace',
@@ -14,10 +16,10 @@ const STANDARD_CSS: Record<string, string> = {
   'Times New Roman': '"Times New Roman", Times, "Liberation Serif", serif',
 };
 
-export const FONTS_QUERY_KEY = ['fonts'] as const;
+export const FONTS_QUERY_KEY = queryKeys.fonts;
 
 export function useCustomFonts() {
-  return useQuery({ queryKey: FONTS_QUERY_KEY, queryFn: ({ signal }) => api.call('listFonts', { signal }), staleTime: 60_000 });
+  return useQuery({ ...routeQuery(FONTS_QUERY_KEY, 'listFonts'), staleTime: 60_000 });
 }
 
 /** Every family a placeholder can use, standard ones first. */

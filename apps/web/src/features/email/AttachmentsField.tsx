@@ -10,6 +10,7 @@ import { Box, Button, Chip, FormHelperText, LinearProgress, Stack, Typography } 
 import AttachFileIcon from '@mui/icons-material/AttachFile';
 import { MAX_ATTACHMENTS_TOTAL_BYTES, type TemplateEmailSettings } from '@sheaf/shared';
 import { api } from '../../api/client.ts';
+import { configQuery } from '../../api/routeQuery.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
 import { useNotify } from '../../app/snackbar.tsx';
 import { translateCode, translateError } from '../../i18n/errors.ts';
@@ -31,7 +32,7 @@ export default function AttachmentsField({ templateId, attachments, disabled }: 
   const [error, setError] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [removing, setRemoving] = useState<string | null>(null);
-  const config = useQuery({ queryKey: ['config'], queryFn: () => api.call('config'), staleTime: Infinity });
+  const config = useQuery(configQuery());
   const maxBytes = config.data?.maxAttachmentsBytes ?? MAX_ATTACHMENTS_TOTAL_BYTES;
   const total = attachments.reduce((sum, file) => sum + file.size, 0);
 

@@ -9,11 +9,12 @@ import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { MAX_FROM_NAME_LENGTH, entitlements, type MergeRequest, type RecipientsCheck, type Sender, type TemplateDetail } from '@sheaf/shared';
 import { api } from '../../api/client.ts';
+import { queryKeys } from '../../api/queryKeys.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useNotify } from '../../app/snackbar.tsx';
 import type { AppDispatch, RootState } from '../../app/store.ts';
 import { translateError } from '../../i18n/errors.ts';
-import { SENDERS_KEY, useEdition, usePlan } from '../senders/useSenders.ts';
+import { sendersQuery, useEdition, usePlan } from '../senders/useSenders.ts';
 import { sheetBounds } from '../wizard/wizardSlice.ts';
 import { hasProblems, sendProblems } from './emailRules.ts';
 import { emailLoaded, emailSaved, setFormErrors, unsavedChanges } from './emailSlice.ts';
@@ -80,7 +81,7 @@ export function useEmailDraft(template: TemplateDetail): void {
   useEffect(() => () => void save(), [save]);
 }
 
-export const recipientsKey = (templateId: string, column: string | null, sheet: unknown) => ['recipientsCheck', templateId, column, sheet] as const;
+export const recipientsKey = queryKeys.templates.recipientsCheck;
 
 /** The recipients check of the chosen column (spec section 5), refreshed when the column or sheet changes. */
 export function useRecipientsCheck(enabled: boolean) {
@@ -130,7 +131,7 @@ export function usePrepareEmail(): () => Promise<MergeRequest['email'] | false> 
     try {
       const sheet = wizard.excel ? `${wizard.excel.excelName}:${wizard.excel.totalRowCount}:${wizard.excel.headersRowNo}` : null;
       [senders, check] = await Promise.all([
-        queryClient.fetchQuery({ queryKey: SENDERS_KEY, queryFn: () => api.call('listSenders').then((data) => data.senders), staleTime: 10_000 }),
+        queryClient.fetchQuery({ ...sendersQuery(), staleTime: 10_000 }),
         column && sheetBounds(wizard.excel)
           ? queryClient.fetchQuery({ queryKey: recipientsKey(templateId, column, sheet), queryFn: () => api.call('recipientsCheck', { params: { id: templateId }, query: { column } }), staleTime: 10_000 })
           : Promise.resolve(null),

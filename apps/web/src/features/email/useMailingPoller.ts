@@ -10,6 +10,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { REPORT_POLL_MS } from '@sheaf/shared';
 import { errorDetailsOf } from '../../api/apiError.ts';
 import { api, ApiError } from '../../api/client.ts';
+import { queryKeys } from '../../api/queryKeys.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useNotify } from '../../app/snackbar.tsx';
 import { translateError } from '../../i18n/errors.ts';
@@ -50,7 +51,7 @@ export function useMailingPoller(): void {
 
   // An ended mailing changes the email report page and the counter.
   useEffect(() => {
-    if (status === 'completed' || status === 'cancelled') void queryClient.invalidateQueries({ queryKey: ['emailReport'] });
+    if (status === 'completed' || status === 'cancelled') void queryClient.invalidateQueries({ queryKey: queryKeys.emailReport.all });
   }, [status, queryClient]);
 
   // After a reload: a merge of this template whose documents are made but still being mailed.

@@ -15,13 +15,14 @@ import RefreshIcon from '@mui/icons-material/Refresh';
 import FileDownloadOutlinedIcon from '@mui/icons-material/FileDownloadOutlined';
 import { gridFilteredSortedRowEntriesSelector, useGridApiRef } from '@mui/x-data-grid';
 import { EMAIL_REPORT_DAYS, MESSAGE_STATUSES, type EmailEvent, type MessageStatus } from '@sheaf/shared';
-import { api, ApiError } from '../../api/client.ts';
+import { ApiError } from '../../api/client.ts';
 import { translateCode, translateError } from '../../i18n/errors.ts';
 import AccountLayout from '../account/AccountLayout.tsx';
 import { csvFileName, toCsv, type CsvColumn } from './csv.ts';
 import MessageEventsDialog from './MessageEventsDialog.tsx';
 import MessagesGrid from './MessagesGrid.tsx';
 import ReportTiles from './ReportTiles.tsx';
+import { emailReportQuery } from './api.ts';
 import { filterEvents, hasFilters, NO_FILTERS, spreadsheetDate, type ReportFilters } from './reportRules.ts';
 
 type Scope = 'me' | 'all';
@@ -42,13 +43,7 @@ export default function EmailReportPage() {
   const [scope, setScope] = useState<Scope>('me');
   const [filters, setFilters] = useState<ReportFilters>(NO_FILTERS);
   const [open, setOpen] = useState<EmailEvent | null>(null);
-  const report = useQuery({
-    queryKey: ['emailReport', scope],
-    queryFn: ({ signal }) => api.call('emailReport', { query: { scope, days: EMAIL_REPORT_DAYS }, signal }),
-    // Offline: ask again every few seconds until the server answers.
-    refetchInterval: (query) => (query.state.error instanceof ApiError && query.state.error.isNetwork ? 5_000 : false),
-    retry: (count, error) => error instanceof ApiError && error.isNetwork && count < 1,
-  });
+  const report = useQuery(emailReportQuery(scope));
   // Offline: TanStack Query pauses the fetch until the browser is back online (or it failed on the network).
   const offline = report.fetchStatus === 'paused' || (report.error instanceof ApiError && report.error.isNetwork);
   const rows = useMemo(() => filterEvents(report.data?.events ?? [], filters), [report.data, filters]);

@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import type { EmailEvent } from '@sheaf/shared';
-import { api } from '../../api/client.ts';
+import { messageEventsQuery } from './api.ts';
 import { translateError } from '../../i18n/errors.ts';
 import { gridLocaleText } from './gridLocale.ts';
 import { StatusChip } from './ReportTiles.tsx';
@@ -19,11 +19,7 @@ interface HistoryRow {
 
 export default function MessageEventsDialog({ message, onClose }: { message: EmailEvent | null; onClose: () => void }) {
   const { t, i18n } = useTranslation(['email', 'errors']);
-  const history = useQuery({
-    queryKey: ['emailReport', 'message', message?.messageId],
-    queryFn: ({ signal }) => api.call('messageEvents', { params: { messageId: message!.messageId }, signal }),
-    enabled: message !== null,
-  });
+  const history = useQuery(messageEventsQuery(message?.messageId));
   const dateFormat = useMemo(() => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'medium' }), [i18n.language]);
   const rows: HistoryRow[] = (history.data?.events ?? []).map((event, index) => ({ id: index, status: event.status, date: event.date, detail: event.detail }));
   const columns: GridColDef<HistoryRow>[] = [

@@ -4,7 +4,7 @@ import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { MANUAL_SECONDS_PER_PLACEHOLDER, MAX_UPLOAD_BYTES, MAX_IMAGE_BYTES, MAX_SHEET_ROWS, MIN_PASSWORD_LENGTH, SAVINGS } from '@sheaf/shared';
-import { api } from '../../api/client.ts';
+import { configQuery } from '../../api/routeQuery.ts';
 import { SUPPORT_EMAIL } from '../../app/supportContact.ts';
 
 const STEPS = ['template', 'placeholders', 'spreadsheet', 'generate'] as const;
@@ -14,7 +14,7 @@ const megabytes = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
 export default function HelpPage() {
   const { t, i18n } = useTranslation('help');
-  const config = useQuery({ queryKey: ['config'], queryFn: ({ signal }) => api.call('config', { signal }), staleTime: Infinity });
+  const config = useQuery(configQuery());
   const number = new Intl.NumberFormat(i18n.language);
   const limits = {
     maxMb: megabytes(config.data?.maxUploadBytes ?? MAX_UPLOAD_BYTES),

@@ -10,6 +10,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, Step, StepLabel, Stepper } from '@mui/material';
 import { DEFAULT_SENDER_SUBDOMAIN, SENDER_METHODS, SMTP_DEFAULT_PORT, type CreateSender, type Sender, type SenderMethod } from '@sheaf/shared';
 import { api, ApiError } from '../../api/client.ts';
+import { configQuery } from '../../api/routeQuery.ts';
 import { translateCode } from '../../i18n/errors.ts';
 import DomainVerify from './DomainVerify.tsx';
 import MethodStep from './MethodStep.tsx';
@@ -60,7 +61,7 @@ export default function AddSenderDialog({ open, onClose, reopen = null, onSaved 
   const senders = useSenders(open).data ?? [];
   const setSenders = useSetSenders();
   const queryClient = useQueryClient();
-  const config = useQuery({ queryKey: ['config'], queryFn: () => api.call('config'), staleTime: Infinity });
+  const config = useQuery(configQuery());
   const [step, setStep] = useState(0);
   const [chosen, setChosen] = useState<SenderMethod | null>(null);
   const [values, setValues] = useState<SenderFormValues>(EMPTY);

@@ -1,15 +1,23 @@
 /** Server state of the senders (TanStack Query) and the edition and plan the sender rules depend on. */
 import { useCallback } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { BillingPlan, Sender } from '@sheaf/shared';
 import { api } from '../../api/client.ts';
+import { queryKeys } from '../../api/queryKeys.ts';
+import { configQuery } from '../../api/routeQuery.ts';
 import { useCurrentUser } from '../auth/useCurrentUser.ts';
 
-export const SENDERS_KEY = ['senders'] as const;
-export const senderKey = (id: string) => ['senders', id] as const;
+export const SENDERS_KEY = queryKeys.senders.all;
+export const senderKey = queryKeys.senders.one;
+
+/** The verified and pending senders of the account. */
+export const sendersQuery = () => queryOptions({
+  queryKey: SENDERS_KEY,
+  queryFn: ({ signal }) => api.call('listSenders', { signal }).then((data) => data.senders),
+});
 
 export function useSenders(enabled = true) {
-  return useQuery({ queryKey: SENDERS_KEY, queryFn: ({ signal }) => api.call('listSenders', { signal }).then((data) => data.senders), enabled });
+  return useQuery({ ...sendersQuery(), enabled });
 }
 
 /** Puts a server answer (the whole list, or one changed sender) into the cache. */
@@ -31,7 +39,7 @@ export function useSetSenders(): { list: (senders: Sender[]) => void; one: (send
 
 /** The server's edition (web or desktop: desktop allows smtp senders only). */
 export function useEdition(): 'web' | 'desktop' {
-  const config = useQuery({ queryKey: ['config'], queryFn: () => api.call('config'), staleTime: Infinity });
+  const config = useQuery(configQuery());
   return config.data?.edition ?? 'web';
 }
 

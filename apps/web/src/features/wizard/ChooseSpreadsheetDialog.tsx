@@ -7,6 +7,7 @@ import {
 } from '@mui/material';
 import type { ExcelMeta } from '@sheaf/shared';
 import { api } from '../../api/client.ts';
+import { spreadsheetsQuery } from './api.ts';
 import { translateError } from '../../i18n/errors.ts';
 import { formatBytes } from './format.ts';
 
@@ -22,12 +23,7 @@ export default function ChooseSpreadsheetDialog({ open, templateId, onClose, onC
   const { t, i18n } = useTranslation(['wizard', 'errors']);
   const [copying, setCopying] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const choices = useQuery({
-    queryKey: ['spreadsheets'],
-    queryFn: ({ signal }) => api.call('listExcelChoices', { signal }),
-    enabled: open,
-    staleTime: 0,
-  });
+  const choices = useQuery({ ...spreadsheetsQuery(), enabled: open });
   const others = (choices.data?.spreadsheets ?? []).filter((choice) => choice.templateId !== templateId);
 
   async function choose(sourceTemplateId: string) {

@@ -3,21 +3,14 @@
  * about to be generated, with the plan and the renewal date of the quota.
  */
 import { useTranslation } from 'react-i18next';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Alert, Skeleton, Table, TableBody, TableCell, TableContainer, TableRow, Typography } from '@mui/material';
-import { api } from '../../api/client.ts';
 import { translateError } from '../../i18n/errors.ts';
 import { useCurrentUser } from '../auth/useCurrentUser.ts';
-
-export const creditsKey = (toBeUsed: number) => ['credits', toBeUsed] as const;
+import { creditsQuery } from './api.ts';
 
 export function useCredits(toBeUsed: number) {
-  return useQuery({
-    queryKey: creditsKey(toBeUsed),
-    queryFn: ({ signal }) => api.call('credits', { query: { toBeUsed }, signal }),
-    placeholderData: keepPreviousData,
-    staleTime: 10_000,
-  });
+  return useQuery(creditsQuery(toBeUsed));
 }
 
 export default function CreditsTable({ toBeUsed }: { toBeUsed: number }) {

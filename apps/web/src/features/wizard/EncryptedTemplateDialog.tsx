@@ -7,6 +7,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, TextField } from '@mui/material';
+import { queryKeys } from '../../api/queryKeys.ts';
 import { api, ApiError } from '../../api/client.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { translateCode, translateError } from '../../i18n/errors.ts';
@@ -46,7 +47,7 @@ export default function EncryptedTemplateDialog() {
       // The unlocked file has its own thumbnail, page sizes and checksum.
       const detail = await api.call('getTemplate', { params: { id: template.id } }).catch(() => null);
       if (detail) dispatch(templateLoaded(detail));
-      void queryClient.invalidateQueries({ queryKey: ['templates'] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.templates.list() });
       await runStep(1);
     } catch (error) {
       if (error instanceof ApiError && (error.code === 'template/wrong-password' || error.code === 'auth/wrong-password')) {

@@ -9,7 +9,7 @@ import {
   Alert, Box, Button, Card, CardContent, Chip, CircularProgress, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography,
 } from '@mui/material';
 import type { ExcelMeta } from '@sheaf/shared';
-import { api } from '../../api/client.ts';
+import { sheetPreviewQuery } from './api.ts';
 import { translateError } from '../../i18n/errors.ts';
 import { formatBytes } from './format.ts';
 
@@ -19,11 +19,7 @@ const AUTO_PREVIEW_MAX_ROWS = 2_000;
 
 function SheetPreview({ templateId, excel }: { templateId: string; excel: ExcelMeta }) {
   const { t } = useTranslation(['wizard', 'errors']);
-  const sheet = useQuery({
-    queryKey: ['excel', templateId, excel.excelName, excel.excelFileSize, excel.headersRowNo],
-    queryFn: ({ signal }) => api.call('getExcel', { params: { id: templateId }, signal }),
-    staleTime: 5 * 60_000,
-  });
+  const sheet = useQuery(sheetPreviewQuery(templateId, excel));
   if (sheet.isPending) return <CircularProgress size={24} aria-label={t('sheet.previewLoading')} />;
   if (sheet.isError) return <Alert severity="error">{translateError(sheet.error, t)}</Alert>;
   const rows = sheet.data.excelSheet.slice(0, PREVIEW_ROWS);

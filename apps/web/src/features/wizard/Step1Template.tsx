@@ -10,6 +10,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Box, Button, Card, CardContent, Chip, Skeleton, Stack, Typography } from '@mui/material';
 import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
 import type { TemplateDetail } from '@sheaf/shared';
+import { queryKeys } from '../../api/queryKeys.ts';
 import { api } from '../../api/client.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useNotify } from '../../app/snackbar.tsx';
@@ -86,7 +87,7 @@ export default function Step1Template({ isNew }: { isNew: boolean }) {
 
   async function uploaded(detail: TemplateDetail) {
     dispatch(templateLoaded(detail));
-    void queryClient.invalidateQueries({ queryKey: ['templates'] });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.templates.list() });
     notify('success', t('template.uploadSuccess'));
     if (isNew) navigate(`/wizard/${detail.id}`, { replace: true });
     // A locked file opens the decrypt dialog (templateLoaded); it continues to step 2 once unlocked.

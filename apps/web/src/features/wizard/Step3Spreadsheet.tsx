@@ -12,6 +12,7 @@ import {
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import FolderCopyOutlinedIcon from '@mui/icons-material/FolderCopyOutlined';
 import type { ExcelMeta } from '@sheaf/shared';
+import { queryKeys } from '../../api/queryKeys.ts';
 import { api } from '../../api/client.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useNotify } from '../../app/snackbar.tsx';
@@ -46,8 +47,8 @@ export default function Step3Spreadsheet() {
 
   async function sheetAttached(meta: ExcelMeta) {
     dispatch(excelChanged(meta));
-    void queryClient.invalidateQueries({ queryKey: ['templates'] });
-    void queryClient.invalidateQueries({ queryKey: ['spreadsheets'] });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.templates.list() });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.spreadsheets });
     if (meta.message) return;
     if (startMerge) {
       dispatch(setAutoStartMerge(true));
@@ -69,7 +70,7 @@ export default function Step3Spreadsheet() {
     try {
       await api.call('deleteExcel', { params: { id: templateId } });
       dispatch(excelChanged(null));
-      void queryClient.invalidateQueries({ queryKey: ['templates'] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.templates.list() });
       notify('success', t('sheet.deleteSuccess'));
       setConfirmDelete(false);
     } catch (error) {

@@ -14,7 +14,8 @@ import { api } from '../../api/client.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useNotify } from '../../app/snackbar.tsx';
 import { translateCode, translateError } from '../../i18n/errors.ts';
-import CreditsTable, { creditsKey, useCredits } from './CreditsTable.tsx';
+import { creditsQuery } from './api.ts';
+import CreditsTable, { useCredits } from './CreditsTable.tsx';
 import FileNamePattern from './FileNamePattern.tsx';
 import MergeStatusView from './MergeStatusView.tsx';
 import NotEnoughCreditsDialog from './NotEnoughCreditsDialog.tsx';
@@ -105,7 +106,7 @@ export default function Step4Generate() {
       setChecking(true);
       try {
         // Fresh numbers: another tab or a finished merge may have used credits meanwhile.
-        const fresh = await queryClient.fetchQuery({ queryKey: creditsKey(count), queryFn: () => api.call('credits', { query: { toBeUsed: count } }), staleTime: 0 });
+        const fresh = await queryClient.fetchQuery({ ...creditsQuery(count), staleTime: 0 });
         const verdict = creditsVerdict(fresh, count);
         if (verdict.kind === 'partial') {
           setShortfall(verdict.available);

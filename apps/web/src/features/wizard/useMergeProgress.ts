@@ -12,6 +12,7 @@ import type { MergeRequest, TemplateOutputSettings } from '@sheaf/shared';
 import { errorDetailsOf } from '../../api/apiError.ts';
 import { api, ApiError } from '../../api/client.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
+import { invalidateAfterMerge } from '../../api/routeQuery.ts';
 import { useNotify } from '../../app/snackbar.tsx';
 import type { RootState } from '../../app/store.ts';
 import { translateError } from '../../i18n/errors.ts';
@@ -23,9 +24,7 @@ import { mergeCancelled, mergeFailed, mergeOffline, mergeOnline, mergeStarted, m
 function useMergeEnded(): () => void {
   const queryClient = useQueryClient();
   return useCallback(() => {
-    void queryClient.invalidateQueries({ queryKey: ['me'] });
-    void queryClient.invalidateQueries({ queryKey: ['templates'] });
-    void queryClient.invalidateQueries({ queryKey: ['credits'] });
+    invalidateAfterMerge(queryClient);
   }, [queryClient]);
 }
 

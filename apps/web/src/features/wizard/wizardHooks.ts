@@ -3,7 +3,7 @@ import { useCallback, useSyncExternalStore } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { MAX_UPLOAD_BYTES } from '@sheaf/shared';
-import { api } from '../../api/client.ts';
+import { configQuery } from '../../api/routeQuery.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
 import { useNotify } from '../../app/snackbar.tsx';
 import { translateCode } from '../../i18n/errors.ts';
@@ -11,7 +11,7 @@ import { changeStep, type StepOutcome } from './stepNavigation.ts';
 
 /** The upload limit the server announces (spec section 9: "server-provided parameters"). */
 export function useMaxUploadBytes(): number {
-  const config = useQuery({ queryKey: ['config'], queryFn: () => api.call('config'), staleTime: Infinity });
+  const config = useQuery(configQuery());
   return config.data?.maxUploadBytes ?? MAX_UPLOAD_BYTES;
 }
 
