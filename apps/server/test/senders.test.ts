@@ -5,7 +5,7 @@
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sender } from '@sheaf/shared';
-import { senderDelivery } from '../src/modules/senders/delivery.ts';
+import { senderDelivery } from '../src/modules/senders/index.ts';
 import { forEachDatabase, startTestServer, type TestServer } from './harness.ts';
 import { setPlan } from './merge-support.ts';
 import { accountOn, latestCode, outboxMails, startSmtpSink, type SmtpSink } from './senders-support.ts';
@@ -229,6 +229,18 @@ describe('desktop edition', () => {
     for (const body of [{ method: 'spoof', email: 'a@example.com', identifier: 'A' }, { method: 'domain', email: 'a@example.com' }]) {
       const response = await server.inject('POST', '/senders', { token: account.token, body });
       expect(response.json.code).toBe('sender/desktop-smtp-only');
+    }
+  });
+
+  it('lets neither the Free plan nor the unlicensed trial send: no smtp sender, no test email (the plan catalogue)', async () => {
+    for (const plan of ['Free', 'Unlicensed']) {
+      const account = await accountOn(server, plan);
+      const smtp = await server.inject('POST', '/senders', {
+        token: account.token, body: { method: 'smtp', email: 'a@example.com', server: 'smtp.example.com', port: 465, username: 'a', password: 'b' },
+      });
+      expect(smtp.json.code, plan).toBe('email/licence-required');
+      const test = await server.inject('POST', `/templates/${'a'.repeat(20)}/email/test`, { token: account.token, body: {} });
+      expect(test.json.code, plan).toBe('email/licence-required');
     }
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  BILLING_PLANS, billingPlanOf, EDITIONS, entitlements, OFFLINE_PRICE_READINGS, PLAN_CATALOGUE, PLAN_QUOTAS, planPrice,
-  sendEmailRefusal, senderMethodRefusal, WATERMARKED_PLANS, type BillingPlan, type Edition,
+  BILLING_PLANS, billingPlanOf, EDITIONS, entitlements, OFFLINE_PRICE_READINGS, PLAN_CATALOGUE, planPrice,
+  sendEmailRefusal, senderMethodRefusal, type BillingPlan, type Edition,
 } from './plans.ts';
 
 /**
@@ -95,9 +95,4 @@ describe('prices (USD, excluding VAT)', () => {
   it('gives the online plans a 30-day guarantee and the offline licence none', () => {
     expect(BILLING_PLANS.filter((plan) => PLAN_CATALOGUE[plan].refundDays === 30)).toEqual(['Pro', 'Enterprise']);
   });
-});
-
-it('keeps the derived quota and watermark lists in step with the catalogue', () => {
-  expect(PLAN_QUOTAS).toEqual({ Free: 100, Pro: 1_000, Enterprise: 10_000, Offline: null, Unlicensed: 100 });
-  expect(WATERMARKED_PLANS).toEqual(['Free', 'Unlicensed']);
 });

@@ -163,13 +163,6 @@ export function sendEmailRefusal(allowed: Entitlements): ErrorCode | null {
 
 /** A plan's price (the offline plan in the chosen reading), and its yearly bill. */
 export function planPrice(plan: BillingPlan, offlineReading: OfflinePriceReading = DEFAULT_OFFLINE_PRICE_READING): (PlanPrice & { yearly: number }) | null {
-  const price = plan === 'Offline' ? OFFLINE_PRICE_READINGS[offlineReading] : PLAN_CATALOGUE[plan].price;
+  const price = PLAN_CATALOGUE[plan].kind === 'licence' ? OFFLINE_PRICE_READINGS[offlineReading] : PLAN_CATALOGUE[plan].price;
   return price ? { monthly: price.monthly, yearlyMonthly: price.yearlyMonthly, yearly: 12 * price.yearlyMonthly } : null;
 }
-
-/** Documents per quota period; null is unlimited. Derived from the catalogue (kept for existing imports). */
-export const PLAN_QUOTAS: Readonly<Record<BillingPlan, number | null>> = Object.fromEntries(
-  BILLING_PLANS.map((plan) => [plan, PLAN_CATALOGUE[plan].documentsPerMonth]),
-) as Record<BillingPlan, number | null>;
-/** Plans whose documents carry the watermark. Derived from the catalogue (kept for existing imports). */
-export const WATERMARKED_PLANS: readonly BillingPlan[] = BILLING_PLANS.filter((plan) => PLAN_CATALOGUE[plan].watermark);

@@ -4,7 +4,7 @@
  * (run-merge.ts).
  */
 import {
-  FREE_PLAN_WATERMARK, SheafError, WATERMARKED_PLANS, type Merge, type MergeRequest, type Placeholder,
+  entitlements, FREE_PLAN_WATERMARK, SheafError, type Merge, type MergeRequest, type Placeholder,
 } from '@sheaf/shared';
 import type { SheetData } from '@sheaf/engine';
 import type { AppContext } from '../../context.ts';
@@ -62,7 +62,7 @@ export async function startMerge(ctx: AppContext, ownerId: string, templateId: s
     : null;
   const total = Math.min(needed, credits.available ?? needed);
   const { plan } = await currentPeriod(ctx.db, ownerId);
-  const watermark = WATERMARKED_PLANS.includes(plan) ? FREE_PLAN_WATERMARK : null;
+  const watermark = entitlements(plan, ctx.config.EDITION).watermark ? FREE_PLAN_WATERMARK : null;
 
   const payload: MergeJobPayload = { mergeId: request.mergeId, ownerId };
   if (email) await freezeAttachments(ctx, templateId, request.mergeId, email);

@@ -3,7 +3,7 @@
  * billing_date; one month later the period renews (counter back to 0). The merges module calls
  * `getCredits` before a merge and `chargeDocuments` inside its transaction.
  */
-import { PLAN_QUOTAS, SheafError, type BillingPlan } from '@sheaf/shared';
+import { billingPlanOf, PLAN_CATALOGUE, SheafError, type BillingPlan } from '@sheaf/shared';
 import type { Queryable } from '../../adapters/db/types.ts';
 
 export interface Period {
@@ -25,8 +25,6 @@ interface PeriodRow {
   renews_at: Date;
 }
 
-const quotaOf = (plan: string): number | null => (plan in PLAN_QUOTAS ? PLAN_QUOTAS[plan as BillingPlan] : PLAN_QUOTAS.Free);
-
 /**
  * The user's current period. When a month or more has passed since billing_date, moves billing_date
  * forward by whole months (keeping the day of the month) and resets the counter first. The month
@@ -46,12 +44,14 @@ export async function currentPeriod(q: Queryable, uid: string): Promise<Period> 
     [uid],
   );
   if (!row) throw new SheafError('auth/unauthenticated');
+  // The quota is the plan's whatever the edition (the plan catalogue); an unknown name reads as Free.
+  const plan = billingPlanOf(row.billing_plan);
   return {
     counter: row.counter,
-    quota: quotaOf(row.billing_plan),
+    quota: PLAN_CATALOGUE[plan].documentsPerMonth,
     billingDate: row.billing_date,
     renewsAt: row.renews_at,
-    plan: row.billing_plan as BillingPlan,
+    plan,
   };
 }
 

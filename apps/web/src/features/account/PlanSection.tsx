@@ -6,7 +6,8 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { User } from '@sheaf/shared';
+import { entitlements, type User } from '@sheaf/shared';
+import { useEdition } from '../senders/useSenders.ts';
 import SettingsSection from './SettingsSection.tsx';
 import { renewalDate, usageOf } from './planSummary.ts';
 
@@ -15,6 +16,7 @@ export default function PlanSection({ user }: { user: User }) {
   const { t, i18n } = useTranslation('account');
   const usage = usageOf(user);
   const isChild = Boolean(user.parentUid);
+  const upgrade = entitlements(user.billingPlan, useEdition()).offersUpgrade;
   const renews = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long' }).format(renewalDate(user.billingDate));
   const numbers = new Intl.NumberFormat(i18n.language);
 
@@ -54,7 +56,7 @@ export default function PlanSection({ user }: { user: User }) {
           <Typography variant="body2" color="text.secondary">{t('plan.askAdmin')}</Typography>
         ) : (
           <Button component={RouterLink} to="/billing" variant="outlined" sx={{ alignSelf: 'flex-start' }}>
-            {user.billingPlan === 'Free' ? t('plan.upgrade') : t('plan.manage')}
+            {upgrade ? t('plan.upgrade') : t('plan.manage')}
           </Button>
         )}
       </Stack>

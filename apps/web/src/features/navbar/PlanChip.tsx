@@ -4,14 +4,15 @@ import WorkspacePremiumIcon from '@mui/icons-material/WorkspacePremiumOutlined';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { User } from '@sheaf/shared';
-import { isChildUser, isFreePlan } from './planInfo.ts';
+import { useEdition } from '../senders/useSenders.ts';
+import { isChildUser, offersUpgrade } from './planInfo.ts';
 
 export default function PlanChip({ user }: { user: User }) {
   const { t } = useTranslation('navbar');
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const child = isChildUser(user);
-  const free = isFreePlan(user);
+  const free = offersUpgrade(user, useEdition());
   const plan = t(`plans.${user.billingPlan}`);
   const label = free ? `${plan} · ${child ? t('plan.child') : t('plan.upgrade')}` : plan;
   const clickable = !child && pathname !== '/billing';

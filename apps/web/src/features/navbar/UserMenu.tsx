@@ -18,7 +18,8 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { User } from '@sheaf/shared';
 import { useAuth } from '../auth/useAuth.ts';
-import { isChildUser, isFreePlan } from './planInfo.ts';
+import { useEdition } from '../senders/useSenders.ts';
+import { isChildUser, offersUpgrade } from './planInfo.ts';
 import SuggestImprovementDialog from './SuggestImprovementDialog.tsx';
 
 interface Entry {
@@ -41,7 +42,7 @@ export default function UserMenu({ user }: { user: User | undefined }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [suggesting, setSuggesting] = useState(false);
   const child = isChildUser(user);
-  const free = isFreePlan(user);
+  const free = offersUpgrade(user, useEdition());
 
   const entries: Entry[] = [
     { path: '/account', label: t('pages.account'), icon: <AccountIcon fontSize="small" />, parentOnly: false },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renewalDate, showsRenewal } from './planInfo.ts';
+import { offersUpgrade, renewalDate, showsRenewal } from './planInfo.ts';
 
 describe('counter renewal', () => {
   it('renews one month after the billing date', () => {
@@ -15,5 +15,15 @@ describe('counter renewal', () => {
     expect(showsRenewal({ billingPlan: 'Free', billingCycle: null })).toBe(true);
     expect(showsRenewal({ billingPlan: 'Pro', billingCycle: 'year' })).toBe(true);
     expect(showsRenewal({ billingPlan: 'Offline', billingCycle: null })).toBe(false);
+  });
+});
+
+describe('upgrade offer (plan chip, menu badge)', () => {
+  it('is made to Free users of the web and to a user not loaded yet, never on the desktop', () => {
+    expect(offersUpgrade({ billingPlan: 'Free' }, 'web')).toBe(true);
+    expect(offersUpgrade(undefined, 'web')).toBe(true);
+    expect(offersUpgrade({ billingPlan: 'Pro' }, 'web')).toBe(false);
+    expect(offersUpgrade({ billingPlan: 'Free' }, 'desktop')).toBe(false);
+    expect(offersUpgrade({ billingPlan: 'Unlicensed' }, 'desktop')).toBe(false);
   });
 });

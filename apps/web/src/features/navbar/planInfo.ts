@@ -1,5 +1,5 @@
 /** What the plan and counter chips say, from the user record (pure; the chips only render it). */
-import type { User } from '@sheaf/shared';
+import { entitlements, PLAN_CATALOGUE, type Edition, type User } from '@sheaf/shared';
 
 /** The quota renews one month after the billing date (spec section 9). */
 export function renewalDate(billingDate: string): Date | null {
@@ -14,8 +14,10 @@ export function renewalDate(billingDate: string): Date | null {
 
 /** Free users and subscribers see when the counter renews; offline and unlicensed do not. */
 export function showsRenewal(user: Pick<User, 'billingPlan' | 'billingCycle'>): boolean {
-  return user.billingPlan === 'Free' || user.billingCycle !== null;
+  return PLAN_CATALOGUE[user.billingPlan].kind === 'free' || user.billingCycle !== null;
 }
 
 export const isChildUser = (user: Pick<User, 'parentUid'> | undefined): boolean => Boolean(user?.parentUid);
-export const isFreePlan = (user: Pick<User, 'billingPlan'> | undefined): boolean => !user || user.billingPlan === 'Free';
+/** The plan chip and the menu offer an upgrade (no user yet, or the web's Free plan: the plan catalogue). */
+export const offersUpgrade = (user: Pick<User, 'billingPlan'> | undefined, edition: Edition): boolean =>
+  !user || entitlements(user.billingPlan, edition).offersUpgrade;
