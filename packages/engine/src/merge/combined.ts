@@ -33,6 +33,7 @@ export class CombinedWriter {
   constructor(private readonly plan: MergePlan) {
     const { context, template } = plan;
     const sharedObjects: Array<[PDFRef, PDFObject]> = plan.sharedRefs.map((ref) => [ref, context.lookup(ref)!]);
+    sharedObjects.push(...plan.forms.repairedAppearances);
     for (const page of template.pages) {
       this.annotations.set(page.index, copyableAnnotations(plan, page));
       this.signaturesByPage.set(page.index, plan.signatures.placed.filter((p) => p.page === page));

@@ -3,7 +3,7 @@
  * gets its value and a fresh appearance per row; flattened (or in combined output, where fields
  * cannot repeat), every widget's appearance is drawn into the page and the form removed.
  */
-import { PDFDict, PDFHexString, PDFName, PDFRef, PDFStream, PDFNumber, PDFArray, type PDFContext, type PDFObject } from 'pdf-lib';
+import { PDFDict, PDFHexString, PDFName, PDFRef, PDFStream, PDFNumber, PDFArray, PDFRawStream, type PDFContext, type PDFObject } from 'pdf-lib';
 import { pdfNumber } from '../pdf/bytes.ts';
 import { transformRect } from '../pdf/geometry.ts';
 import type { FontRegistry } from '../text/index.ts';
@@ -25,6 +25,11 @@ export interface FormPlan {
   removedWidgets(pageIndex: number): ReadonlySet<number> | undefined;
   /** Flatten: appearance forms to add to each page's /XObject resources. */
   xObjects(pageIndex: number): ReadonlyMap<string, PDFRef>;
+  /**
+   * Flatten: appearance streams redefined as proper Form XObjects (the template's lack /Subtype
+   * /Form, which annotations may omit but a stream drawn with Do may not), for every document.
+   */
+  repairedAppearances: Array<[PDFRef, PDFObject]>;
   /** Flatten: user-space operators drawing the widgets' appearances for a row. */
   appearanceOperators(pageIndex: number, row: number): string;
   /** Keep: the field, widget and appearance objects that carry a row's values. */
@@ -66,6 +71,7 @@ export function planForms(template: Template, sheet: SheetData, flatten: boolean
   const forms = new Map<number, Map<string, PDFRef>>();
   /** Per page: draws for a row; built once. */
   const drawers = new Map<number, Array<(row: number) => string>>();
+  const repaired = new Map<number, [PDFRef, PDFObject]>();
   if (flatten) {
     let formCount = 0;
     const formName = (ref: PDFRef, pageIndex: number) => {
@@ -74,6 +80,8 @@ export function planForms(template: Template, sheet: SheetData, flatten: boolean
       for (const [name, existing] of names) if (existing === ref) return name;
       const name = `SheafAP${++formCount}`;
       names.set(name, ref);
+      const repair = asFormXObject(context, ref);
+      if (repair) repaired.set(ref.objectNumber, [ref, repair]);
       return name;
     };
     for (const field of fields) {
@@ -115,6 +123,7 @@ export function planForms(template: Template, sheet: SheetData, flatten: boolean
     fillsFields: matched.length > 0,
     removedWidgets: (pageIndex) => removed.get(pageIndex),
     xObjects: (pageIndex) => forms.get(pageIndex) ?? new Map(),
+    repairedAppearances: [...repaired.values()],
     appearanceOperators: (pageIndex, row) => (drawers.get(pageIndex) ?? []).map((draw) => draw(row)).join(''),
     collect(fonts, row) {
       for (const m of matched) {
@@ -245,6 +254,21 @@ function appearanceOps(context: PDFContext, widget: FormWidget, ref: PDFRef, nam
   const sx = x1 - x0 === 0 ? 1 : (r2 - r0) / (x1 - x0);
   const sy = y1 - y0 === 0 ? 1 : (r3 - r1) / (y1 - y0);
   return `q ${pdfNumber(sx)} 0 0 ${pdfNumber(sy)} ${pdfNumber(r0 - x0 * sx)} ${pdfNumber(r1 - y0 * sy)} cm /${name} Do Q\n`;
+}
+
+/**
+ * The appearance stream with /Type /XObject and /Subtype /Form when it lacks them (ISO 32000 8.10.2
+ * requires them for a stream drawn with Do; many tools leave them out of annotation appearances,
+ * which viewers draw directly), or undefined when it already is a Form XObject.
+ */
+function asFormXObject(context: PDFContext, ref: PDFRef): PDFStream | undefined {
+  const stream = context.lookup(ref);
+  if (!(stream instanceof PDFRawStream)) return undefined;
+  if (stream.dict.get(PDFName.of('Subtype')) === PDFName.of('Form') && stream.dict.get(PDFName.of('Type')) === PDFName.of('XObject')) return undefined;
+  const dict = copy(context, stream.dict);
+  dict.set(PDFName.of('Type'), PDFName.of('XObject'));
+  dict.set(PDFName.of('Subtype'), PDFName.of('Form'));
+  return PDFRawStream.of(dict, stream.contents);
 }
 
 function copy(context: PDFContext, dict: PDFDict): PDFDict {

@@ -46,6 +46,7 @@ export class SeparateDocumentWriter {
     const dropTemplateFields = plan.forms.flatten && plan.forms.hasFields;
     const dropXfa = !plan.forms.flatten && plan.forms.fillsFields;
     sharedObjects.push(...updatedFormObjects(context, root, { signatureFields: widgets, dropTemplateFields, dropXfa }));
+    sharedObjects.push(...plan.forms.repairedAppearances);
 
     // Pages whose images change per row get their dictionary per row; the others share one.
     const hasImages = (page: TemplatePage) => (byPage.get(page.index) ?? []).some((p) => p.placeholder.type === 'image');
