@@ -12,8 +12,9 @@ import { openBlobStore } from './adapters/blobs/index.ts';
 import { openMailer } from './adapters/mail/index.ts';
 import { SmtpMailer } from './adapters/mail/smtp.ts';
 import { createJobQueue } from './jobs/runner.ts';
-import { registerMergeJobs } from './modules/merges/jobs.ts';
-import { startEmail } from './modules/email/start.ts';
+import { EventBus } from './events/bus.ts';
+import { registerMergeJobs } from './modules/merges/index.ts';
+import { connectEmail, startEmail } from './modules/email/index.ts';
 import { buildApp } from './http/server.ts';
 import { startAdminSocket } from './admin/socket.ts';
 import { createLogger } from './http/logger.ts';
@@ -72,7 +73,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const mailer = openMailer(config);
     if (mailer instanceof SmtpMailer) cleanups.push(async () => mailer.close());
     const jobs = createJobQueue(db, log, { concurrency: config.MERGE_CONCURRENCY });
-    const ctx: AppContext = { config, db, blobs: openBlobStore(config), mailer, jobs, log };
+    const ctx: AppContext = { config, db, blobs: openBlobStore(config), mailer, jobs, events: new EventBus(), log };
+    // Subscriptions and hooks first: a merge job finishing at start must find the mailing listening.
+    connectEmail(ctx);
     const app = await buildApp(ctx);
     cleanups.push(() => closeHttp(app));
     await registerMergeJobs(ctx);

@@ -7,7 +7,7 @@
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readOutbox } from '../src/adapters/mail/outbox.ts';
-import { emailServiceOf } from '../src/modules/email/start.ts';
+import { emailServiceOf } from '../src/modules/email/index.ts';
 import { startTestServer, type TestAccount, type TestServer } from './harness.ts';
 import { SINK_USER, emailingTemplate, mailingReport, parseMail, recipientsCsv, startEmailMerge, startMailSink, waitForMailing, waitForReport, type MailSink } from './mail-support.ts';
 import { setPlan } from './merge-support.ts';

@@ -7,7 +7,7 @@ import { createPublicKey } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { DnsRecord, Sender } from '@sheaf/shared';
 import { decryptSecret } from '../src/crypto/secrets.ts';
-import { senderDelivery } from '../src/modules/senders/delivery.ts';
+import { senderDelivery } from '../src/modules/senders/index.ts';
 import { forEachDatabase, startTestServer, type TestServer } from './harness.ts';
 import { accountOn, startDnsZone, type DnsZone } from './senders-support.ts';
 

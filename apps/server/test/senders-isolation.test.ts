@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Sender } from '@sheaf/shared';
-import { senderDelivery } from '../src/modules/senders/delivery.ts';
+import { senderDelivery } from '../src/modules/senders/index.ts';
 import { forEachDatabase, startTestServer, type TestAccount, type TestServer } from './harness.ts';
 import { NAME_PLACEHOLDERS, peopleCsv, templateWithSheet } from './merge-support.ts';
 import { accountOn, latestCode, startSmtpSink, type SmtpSink } from './senders-support.ts';

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sender } from '@sheaf/shared';
 import { decryptSecret } from '../src/crypto/secrets.ts';
-import { senderDelivery } from '../src/modules/senders/delivery.ts';
+import { senderDelivery } from '../src/modules/senders/index.ts';
 import { forEachDatabase, startTestServer, type TestServer } from './harness.ts';
 import { accountOn, closedPort, startSmtpSink, type SmtpSink } from './senders-support.ts';
 

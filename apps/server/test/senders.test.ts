@@ -5,7 +5,7 @@
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sender } from '@sheaf/shared';
-import { senderDelivery } from '../src/modules/senders/delivery.ts';
+import { senderDelivery } from '../src/modules/senders/index.ts';
 import { forEachDatabase, startTestServer, type TestServer } from './harness.ts';
 import { setPlan } from './merge-support.ts';
 import { accountOn, latestCode, outboxMails, startSmtpSink, type SmtpSink } from './senders-support.ts';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { UserSchema } from '@sheaf/shared';
 import { newId } from '../src/ids.ts';
-import { chargeDocuments } from '../src/modules/users/quota.ts';
+import { chargeDocuments } from '../src/modules/users/index.ts';
 import { forEachDatabase, startTestServer } from './harness.ts';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { BillingPlanSchema, formatErrorMessage, isSheafError, SheafError, type ErrorCode, type ErrorParams } from '@sheaf/shared';
 import { z } from 'zod';
 import type { Db } from '../adapters/db/types.ts';
-import { setPlanByEmail, usersReport } from '../modules/users/admin.ts';
+import { setPlanByEmail, usersReport } from '../modules/users/index.ts';
 
 export const ADMIN_SOCKET = 'sheaf.sock';
 export const adminSocketPath = (dataDir: string): string => path.join(dataDir, ADMIN_SOCKET);

@@ -8,7 +8,7 @@ import { BILLING_PLANS, type BillingPlan } from '@sheaf/shared';
 import { loadConfig } from '../config.ts';
 import { migrate, openDb } from '../adapters/db/index.ts';
 import { askRunningServer, type AdminRequest } from '../admin/socket.ts';
-import { setPlanByEmail, usersReport } from '../modules/users/admin.ts';
+import { setPlanByEmail, usersReport } from '../modules/users/index.ts';
 
 type Write = (text: string) => void;
 

@@ -1,7 +1,22 @@
 /** Raw responses (PDFs, ZIPs, images, fonts): content headers, ETag revalidation and download names. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
-import type { BinaryResult } from './route.ts';
+
+/** A raw response: a PDF, a ZIP, an image or a download. */
+export interface BinaryResult {
+  kind: 'binary';
+  body: Uint8Array | Readable;
+  contentType: string;
+  /** Sent as Content-Disposition: attachment with this name. */
+  fileName?: string;
+  etag?: string;
+  size?: number;
+  cacheControl?: string;
+}
+
+export function binary(result: Omit<BinaryResult, 'kind'>): BinaryResult {
+  return { kind: 'binary', ...result };
+}
 
 /** `attachment` with an ASCII fallback name and the exact name as RFC 5987 `filename*`. */
 export function contentDisposition(fileName: string): string {

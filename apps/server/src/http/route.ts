@@ -4,35 +4,14 @@
  * happen here, so module routes stay one line per call.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Readable } from 'node:stream';
 import type { z } from 'zod';
 import { SheafError, type ErrorCode, type RouteDef } from '@sheaf/shared';
 import type { AppContext, AuthUser } from '../context.ts';
-import { verifyAccessToken } from '../modules/auth/tokens.ts';
-import { sendBinary } from './binary.ts';
-import { readUploadedFile } from './upload.ts';
+import { sendBinary, type BinaryResult } from './binary.ts';
+import { readUploadedFile, type UploadedFile } from './upload.ts';
 
-export interface UploadedFile {
-  fileName: string;
-  mimeType: string;
-  bytes: Uint8Array;
-}
-
-/** A raw response: a PDF, a ZIP, an image or a download. */
-export interface BinaryResult {
-  kind: 'binary';
-  body: Uint8Array | Readable;
-  contentType: string;
-  /** Sent as Content-Disposition: attachment with this name. */
-  fileName?: string;
-  etag?: string;
-  size?: number;
-  cacheControl?: string;
-}
-
-export function binary(result: Omit<BinaryResult, 'kind'>): BinaryResult {
-  return { kind: 'binary', ...result };
-}
+export { binary, type BinaryResult } from './binary.ts';
+export type { UploadedFile } from './upload.ts';
 
 // A route without a schema in a slot gets the unconstrained default z.ZodType there (see route() in
 // shared); `z.ZodType extends S` detects that default, so such slots are typed `undefined`.
@@ -65,8 +44,10 @@ type Result<Def extends RouteDef> =
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The application context, decorated by buildApp so shared routes can check tokens. */
+    /** The application context, decorated by buildApp. */
     sheafContext?: AppContext;
+    /** Who a bearer token speaks for (the auth module's check, decorated by buildApp). */
+    sheafAuthenticate?: (token: string) => Promise<AuthUser>;
   }
   interface FastifyContextConfig {
     /** Set on routes answering raw bytes: they skip the minimum response delay. */
@@ -117,8 +98,6 @@ export function handle<Def extends RouteDef>(app: FastifyInstance, def: Def, han
 async function authenticate(app: FastifyInstance, request: FastifyRequest): Promise<AuthUser> {
   const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
   if (!match) throw new SheafError('auth/unauthenticated');
-  const ctx = app.sheafContext;
-  if (!ctx) throw new Error('handle(): the app has no sheafContext (use buildApp)');
-  // With the database: tokens of deleted or disabled accounts, or older than a password change, fail.
-  return verifyAccessToken(ctx.config, match[1]!, ctx.db);
+  if (!app.sheafAuthenticate) throw new Error('handle(): the app has no sheafAuthenticate (use buildApp)');
+  return app.sheafAuthenticate(match[1]!);
 }

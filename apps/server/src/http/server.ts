@@ -9,15 +9,14 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { MAX_UPLOAD_BYTES } from '@sheaf/shared';
 import type { AppContext } from '../context.ts';
-import { registerAuthRoutes } from '../modules/auth/routes.ts';
-import { registerUserRoutes } from '../modules/users/routes.ts';
-import { registerTemplateRoutes } from '../modules/templates/routes.ts';
-import { registerSpreadsheetRoutes } from '../modules/spreadsheets/routes.ts';
-import { registerFontRoutes } from '../modules/fonts/routes.ts';
-import { registerMergeRoutes } from '../modules/merges/routes.ts';
-import { registerEmailRoutes } from '../modules/email/routes.ts';
-import { registerSpamRoutes } from '../modules/email/spam-routes.ts';
-import { registerSenderRoutes } from '../modules/senders/routes.ts';
+import { registerAuthRoutes, verifyAccessToken } from '../modules/auth/index.ts';
+import { registerUserRoutes } from '../modules/users/index.ts';
+import { registerTemplateRoutes, registerTemplateSpreadsheetRoutes } from '../modules/templates/index.ts';
+import { registerSpreadsheetRoutes } from '../modules/spreadsheets/index.ts';
+import { registerFontRoutes } from '../modules/fonts/index.ts';
+import { registerMergeRoutes } from '../modules/merges/index.ts';
+import { registerEmailRoutes, registerSpamRoutes } from '../modules/email/index.ts';
+import { registerSenderRoutes } from '../modules/senders/index.ts';
 import { installMinimumResponseTime } from './delay.ts';
 import { installErrorHandlers, sendNotFound } from './errors.ts';
 import { maskUrl } from './logger.ts';
@@ -40,6 +39,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 1000 },
   });
   app.decorate('sheafContext', ctx);
+  // With the database: tokens of deleted or disabled accounts, or older than a password change, fail.
+  app.decorate('sheafAuthenticate', (token: string) => verifyAccessToken(config, token, ctx.db));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandlers(app);
@@ -69,6 +70,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   registerAuthRoutes(app, ctx);
   registerUserRoutes(app, ctx);
   registerTemplateRoutes(app, ctx);
+  registerTemplateSpreadsheetRoutes(app, ctx);
   registerSpreadsheetRoutes(app, ctx);
   registerFontRoutes(app, ctx);
   registerMergeRoutes(app, ctx);

@@ -1,7 +1,12 @@
 /** The single uploaded file of a multipart route, read with a size cap that stops the upload early. */
 import type { FastifyRequest } from 'fastify';
 import { SheafError, type ErrorCode } from '@sheaf/shared';
-import type { UploadedFile } from './route.ts';
+
+export interface UploadedFile {
+  fileName: string;
+  mimeType: string;
+  bytes: Uint8Array;
+}
 
 const MB = 1024 * 1024;
 

@@ -1,7 +1,7 @@
 /** The worker pool's guard rails: a task that spins or eats memory fails with its error, the pool carries on. */
 import { describe, expect, it } from 'vitest';
 import { SheafError } from '@sheaf/shared';
-import { WorkerPool } from './worker-run.ts';
+import { WorkerPool } from './pool.ts';
 
 // A plain-JavaScript worker: doubles numbers, spins forever on 'spin', allocates without end on 'hog'.
 const source = `import { parentPort } from 'node:worker_threads';

@@ -1,10 +1,11 @@
-/** The public account calls: register, login, token refresh, logout, password reset. */
+/** The account calls: register, login, token refresh, logout, password reset; email, password and deletion of an account. */
 import type { FastifyInstance } from 'fastify';
 import { routes } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
 import { handle } from '../../http/route.ts';
 import { confirmPasswordReset, login, register, requestPasswordReset } from './service.ts';
 import { endSession, refreshSession } from './sessions.ts';
+import { changeEmail, changePassword, deleteAccount } from './account.ts';
 
 export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
   handle(app, routes.register, async ({ body }) => register(ctx, body));
@@ -19,4 +20,10 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
   });
   handle(app, routes.resetPassword, async ({ body, request }) => requestPasswordReset(ctx, body.email, body.language, request.ip));
   handle(app, routes.resetPasswordConfirm, async ({ body }) => confirmPasswordReset(ctx, body));
+  handle(app, routes.changeEmail, async ({ user, body, request }) => changeEmail(ctx, user.uid, body, request.ip));
+  handle(app, routes.changePassword, async ({ user, body, request }) => changePassword(ctx, user.uid, body, request.ip));
+  handle(app, routes.deleteAccount, async ({ user, body, request }) => {
+    await deleteAccount(ctx, user.uid, body.password, request.ip);
+    return { ok: true as const };
+  });
 }

@@ -8,7 +8,7 @@ import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../adapters/db/types.ts';
 import { newId } from '../../ids.ts';
 import { randomToken, sha256Hex } from '../../crypto/secrets.ts';
-import { emailTaken, findUserByEmail, findUserById, insertUser, setPasswordHash, type UserRow } from '../users/repository.ts';
+import { emailTaken, findUserByEmail, findUserById, insertUser, setPasswordHash, type UserRow } from '../users/index.ts';
 import { hashPassword, newPasswordErrors, verifyPassword } from './passwords.ts';
 import { assertUnderLimits, clearLoginFailures, loginKeys, recordAttempts, resetKeys } from './rate-limits.ts';
 import { consumePasswordReset, insertPasswordReset, passwordResetUsable, revokeUserTokens } from './repository.ts';

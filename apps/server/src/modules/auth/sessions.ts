@@ -8,7 +8,7 @@ import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../adapters/db/types.ts';
 import { newId } from '../../ids.ts';
 import { randomToken, sha256Hex } from '../../crypto/secrets.ts';
-import { findUserById } from '../users/repository.ts';
+import { findUserById } from '../users/index.ts';
 import { issueAccessToken } from './tokens.ts';
 import { findRefreshTokenFamily, insertRefreshToken, revokeFamily, rotateRefreshToken } from './repository.ts';
 

@@ -6,7 +6,7 @@
 import { createHash, createVerify, generateKeyPairSync } from 'node:crypto';
 import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
-import type { SenderDelivery } from '../senders/delivery-types.ts';
+import type { SenderDelivery } from '../senders/index.ts';
 import { createComposer } from './compose.ts';
 import { SharedPrefixEncoder, base64Lines } from './mime.ts';
 import type { MailingSnapshot } from './snapshot.ts';

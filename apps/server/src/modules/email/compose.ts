@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { isValidEmail } from '@sheaf/shared';
 import DKIM from 'nodemailer/lib/dkim';
 import type { AppContext } from '../../context.ts';
-import type { SenderDelivery } from '../senders/delivery-types.ts';
+import type { SenderDelivery } from '../senders/index.ts';
 import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { decodeTagName, fillHtml, fillText, plainText } from './content.ts';
 import { oneLine } from './document-index.ts';

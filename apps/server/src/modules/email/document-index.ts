@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { columnTags } from '@sheaf/shared';
 import type { SheetData } from '@sheaf/engine';
-import { columnIndex } from '../merges/selection.ts';
+import { columnIndex } from '../merges/index.ts';
 import { fillText, htmlColumnTags } from './content.ts';
 import { addressesOf } from './recipients.ts';
 import type { MailingSnapshot } from './snapshot.ts';

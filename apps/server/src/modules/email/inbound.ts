@@ -11,7 +11,7 @@ import { readDeliveryReport } from './dsn.ts';
 import { findMessageById } from './message-repository.ts';
 import { findMailing } from './mailing-repository.ts';
 import { findSenderRow } from './sender-delivery.ts';
-import { mailFromDomain } from '../senders/domain.ts';
+import { mailFromDomain } from '../senders/index.ts';
 
 const MAX_BOUNCE_BYTES = 2 * 1024 * 1024;
 

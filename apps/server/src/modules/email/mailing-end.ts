@@ -5,7 +5,7 @@
  */
 import { formatErrorMessage, type ErrorCode } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
-import { findUserById } from '../users/repository.ts';
+import { findUserById } from '../users/index.ts';
 import { enqueueMailingRun, wakeMailings, type MailingJobPayload } from './mail-queue.ts';
 import { endMailing, findMailingWithName, lockMailing, nextRound, ACTIVE_MAILING } from './mailing-repository.ts';
 import { cancelWaitingMessages, countByStatus, pendingWork } from './message-repository.ts';

@@ -8,7 +8,7 @@ import type { AppContext } from '../../context.ts';
 import type { JobContext } from '../../jobs/types.ts';
 import { isShutdown } from '../../jobs/runner.ts';
 import { blobLayout } from '../../adapters/blobs/layout.ts';
-import { findMerge } from '../merges/repository.ts';
+import { findMerge } from '../merges/index.ts';
 import { createComposer, loadFrozenAttachments } from './compose.ts';
 import { MAILING_JOB_ATTEMPTS, type MailingJobPayload } from './mail-queue.ts';
 import { finishCancelled, finishWithError, settleMailing } from './mailing-end.ts';

@@ -6,7 +6,7 @@
 import type { BlobReader } from '../../adapters/blobs/types.ts';
 import { saveRawMail } from '../../adapters/mail/outbox.ts';
 import type { Db } from '../../adapters/db/types.ts';
-import type { SenderDelivery } from '../senders/delivery-types.ts';
+import type { SenderDelivery } from '../senders/index.ts';
 import type { Composer } from './compose.ts';
 import { claimDueMessages, recordSendOutcome, releaseMessage, type MessageRow } from './message-repository.ts';
 import { SmtpChannel, type WireOutcome } from './smtp-channel.ts';

@@ -1,16 +1,13 @@
 /**
- * What other modules call: the merge job creates the mailing when its documents are made, a cancel
- * or a deletion of the merge stops it, the merge history shows its status, and the senders module
- * asks whether a sender is in use.
+ * The mailing of a merge: created when its documents are made, stopped when the merge is cancelled
+ * or deleted, its status shown in the merge history. Tied to the merges module in merge-hooks.ts.
  */
 import type { Queryable } from '../../adapters/db/types.ts';
 import type { AppContext } from '../../context.ts';
-import type { MergeRow } from '../merges/repository.ts';
+import type { MergeRow } from '../merges/index.ts';
 import { enqueueMailingRun, stopMailingRun, wakeMailings } from './mail-queue.ts';
 import { finishCancelled } from './mailing-end.ts';
-import {
-  findMailing, insertMailing, mailingStatuses, requestMailingCancel, senderHasActiveMailing, templateHasActiveMailing, type MailingStatus,
-} from './mailing-repository.ts';
+import { findMailing, insertMailing, mailingStatuses, requestMailingCancel, type MailingStatus } from './mailing-repository.ts';
 import type { MailingSnapshot } from './snapshot.ts';
 
 export type { MailingSnapshot };
@@ -52,14 +49,4 @@ export async function mailingStatusesOf(ctx: AppContext, ownerId: string, rows: 
     else result.set(row.id, stored.get(row.id) ?? (row.status === 'error' ? 'error' : row.status === 'cancelled' ? 'cancelled' : 'queued'));
   }
   return result;
-}
-
-/** For the senders module: a sender with a mailing in progress must not be deleted. */
-export async function senderInUse(db: Queryable, ownerId: string, senderId: string): Promise<boolean> {
-  return senderHasActiveMailing(db, ownerId, senderId);
-}
-
-/** For the templates module: a template whose mailing is in progress must not be deleted. */
-export async function templateMailingInProgress(db: Queryable, ownerId: string, templateId: string): Promise<boolean> {
-  return templateHasActiveMailing(db, ownerId, templateId);
 }

@@ -3,7 +3,7 @@ import {
   EMAIL_REPORT_DAYS, SheafError, formatErrorMessage, type EmailEvent, type EmailEventCounts, type EmailReport, type MailingReport,
 } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
-import { findMerge } from '../merges/repository.ts';
+import { findMerge } from '../merges/index.ts';
 import { mailingStatusesOf, snapshotOf } from './mailing.ts';
 import { findMailing } from './mailing-repository.ts';
 import { accountAndUsers, listMailingMessages, listRecentMessages, messageHistory, type ReportRow } from './report-repository.ts';

@@ -8,15 +8,13 @@ import {
 import { z } from 'zod';
 import { UpdateEmailSettingsSchema } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
-import { columnIndex } from '../merges/selection.ts';
-import { emailSettingsOf } from '../templates/present.ts';
-import { findSpreadsheetRow } from '../spreadsheets/repository.ts';
-import { loadSheet } from '../spreadsheets/load.ts';
+import { columnIndex } from '../merges/index.ts';
+import { emailSettingsOf, lockEmailSettings, readEmailSettings, saveEmailSettings } from '../templates/index.ts';
+import { findSpreadsheetRow, loadSheet } from '../spreadsheets/index.ts';
 import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { sanitizeContent } from './content.ts';
 import { checkRecipients } from './recipients.ts';
 import { checkColumns, isValidReplyTo } from './snapshot.ts';
-import { lockEmailSettings, readEmailSettings, saveEmailSettings } from './settings-repository.ts';
 import { findSenderRow } from './sender-delivery.ts';
 
 export type EmailSettingsUpdate = z.infer<typeof UpdateEmailSettingsSchema>;

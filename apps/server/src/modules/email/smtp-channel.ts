@@ -4,7 +4,7 @@
  * next message opens a new one. Messages go out as the raw bytes mime.ts built, unchanged.
  */
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
-import type { SmtpRoute } from '../senders/delivery-types.ts';
+import type { SmtpRoute } from '../senders/index.ts';
 
 export interface SmtpEnvelope {
   from: string;

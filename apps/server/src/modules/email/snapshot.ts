@@ -6,14 +6,13 @@
 import { MAX_FROM_NAME_LENGTH, SheafError, columnTags, isValidEmail, entitlements, sendEmailRefusal, type ErrorCode, type TemplateEmailSettings } from '@sheaf/shared';
 import type { SheetData } from '@sheaf/engine';
 import type { AppContext } from '../../context.ts';
-import type { SenderDelivery } from '../senders/delivery-types.ts';
-import { columnIndex } from '../merges/selection.ts';
-import { emailSettingsOf } from '../templates/present.ts';
-import { currentPeriod } from '../users/quota.ts';
+import type { SenderDelivery } from '../senders/index.ts';
+import { columnIndex } from '../merges/index.ts';
+import { emailSettingsOf, readEmailSettings } from '../templates/index.ts';
+import { currentPeriod } from '../users/index.ts';
 import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { htmlColumnTags, isContentEmpty, sanitizeContent } from './content.ts';
 import { addressesOf } from './recipients.ts';
-import { readEmailSettings } from './settings-repository.ts';
 import { findSenderRow, resolveSenderDelivery } from './sender-delivery.ts';
 
 /** What a mailing sends, as it was when the merge started. */

@@ -6,12 +6,10 @@
 import type { SheetData } from '@sheaf/engine';
 import { SheafError, type SpamScore, type TemplateEmailSettings } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
-import { columnIndex } from '../merges/selection.ts';
-import { loadSheet } from '../spreadsheets/load.ts';
-import { presentSender } from '../senders/present.ts';
-import { findSenderRow } from '../senders/repository.ts';
-import { emailSettingsOf } from '../templates/present.ts';
-import { requireTemplate } from '../templates/service.ts';
+import { columnIndex } from '../merges/index.ts';
+import { loadSheet } from '../spreadsheets/index.ts';
+import { findSenderRow, presentSender } from '../senders/index.ts';
+import { emailSettingsOf, requireTemplate } from '../templates/index.ts';
 import { fillHtml, fillText, sanitizeContent } from './content.ts';
 import type { SpamMessage, SpamSender } from './spam-message.ts';
 import { scoreMessage } from './spam-rules.ts';

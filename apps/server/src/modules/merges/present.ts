@@ -1,9 +1,16 @@
 /** Merge rows as the API shows them (the shared Merge schema), with a time-limited download link. */
 import type { Merge } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
-import { mailingStatusesOf } from '../email/mailing.ts';
+import { followUpOf } from './hooks.ts';
 import { downloadToken } from './links.ts';
 import { listMerges, type MergeRow } from './repository.ts';
+
+/** Merge.mailingStatus of each row, from the mailing (hooks.ts); null for all when nothing emails. */
+export async function mailingStatusesOf(ctx: AppContext, ownerId: string, rows: readonly MergeRow[]): Promise<Map<string, Merge['mailingStatus']>> {
+  const followUp = followUpOf(ctx);
+  if (followUp && rows.length) return followUp.statuses(ownerId, rows);
+  return new Map(rows.map((row) => [row.id, null]));
+}
 
 const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
 

@@ -8,7 +8,6 @@ import {
   type MergeRequest, type OutputOptions, type PasswordProtection, type RowSelection,
 } from '@sheaf/shared';
 import { decryptSecret, encryptSecret } from '../../crypto/secrets.ts';
-import type { MailingSnapshot } from '../email/snapshot.ts';
 import { columnIndex } from './selection.ts';
 
 /** merges.request: the request as sent (passwords encrypted) plus what the server decided at start. */
@@ -19,8 +18,8 @@ export interface StoredRequest extends Omit<MergeRequest, 'passwordProtection' |
   selection: RowSelection;
   /** Plans that carry a watermark get it stamped on every page. */
   watermark: string | null;
-  /** What the documents are emailed with, frozen at start (email module's MailingSnapshot); absent: no email. */
-  email?: MailingSnapshot | null;
+  /** What the documents are emailed with, frozen at start (the email module's MailingSnapshot, see hooks.ts); absent: no email. */
+  email?: unknown;
 }
 
 /** Both passwords empty means no protection (spec section 3). */
@@ -63,7 +62,7 @@ export function checkedOutputOptions(request: MergeRequest, headers: readonly st
   return parsed.data;
 }
 
-export function storedRequest(key: Uint8Array, request: MergeRequest, selection: RowSelection, watermark: string | null, email: MailingSnapshot | null = null): StoredRequest {
+export function storedRequest(key: Uint8Array, request: MergeRequest, selection: RowSelection, watermark: string | null, email: unknown = null): StoredRequest {
   const { passwordProtection: _clear, email: _email, uid: _uid, ...rest } = request;
   const protection = protectionOf(request);
   return {

@@ -2,10 +2,12 @@
 import type { FastifyInstance } from 'fastify';
 import { routes } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
-import { handle } from '../../http/route.ts';
+import { binary, handle } from '../../http/route.ts';
 import * as merges from './service.ts';
 
 export function registerMergeRoutes(app: FastifyInstance, ctx: AppContext): void {
+  // The library's home list shows each template with its merges: merges sits above templates, so it answers.
+  handle(app, routes.listTemplates, async ({ user }) => ({ templates: await merges.listLibrary(ctx, user.uid) }));
   handle(app, routes.startMerge, async ({ params, body, user }) => merges.startMerge(ctx, user.uid, params.id, body));
   handle(app, routes.listMerges, async ({ params, user }) => ({ merges: await merges.listMerges(ctx, user.uid, params.id) }));
   handle(app, routes.getMerge, async ({ params, user }) => merges.getMerge(ctx, user.uid, params.id, params.mergeId));
@@ -15,5 +17,8 @@ export function registerMergeRoutes(app: FastifyInstance, ctx: AppContext): void
     await merges.deleteMerge(ctx, user.uid, params.id, params.mergeId);
     return { ok: true as const };
   });
-  handle(app, routes.downloadMerge, async ({ params }) => merges.downloadMerge(ctx, params.token));
+  handle(app, routes.downloadMerge, async ({ params }) => {
+    const file = await merges.downloadMerge(ctx, params.token);
+    return binary({ body: file.stream, size: file.size, contentType: file.contentType, fileName: file.fileName, cacheControl: 'private, no-store' });
+  });
 }

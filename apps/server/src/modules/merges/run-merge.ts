@@ -14,17 +14,17 @@ import type { JobContext } from '../../jobs/types.ts';
 import { isShutdown } from '../../jobs/runner.ts';
 import { writeCombined, writeZip } from '../../merge-output/outputs.ts';
 import { throttled, untilAborted } from '../../merge-output/streams.ts';
-import { loadTemplateForMerge } from '../templates/load.ts';
-import { fallbackFonts } from '../templates/engine-fonts.ts';
-import { loadSheet } from '../spreadsheets/load.ts';
-import { loadUserFonts } from '../fonts/load.ts';
-import { chargeDocuments } from '../users/quota.ts';
+import { fallbackFonts, loadTemplateForMerge } from '../templates/index.ts';
+import { loadSheet } from '../spreadsheets/index.ts';
+import { loadUserFonts } from '../fonts/index.ts';
+import { chargeDocuments } from '../users/index.ts';
 import { ACTIVE_STATUSES, findMerge, markCompleted, markEnded, markGenerating, updateProgress, type MergeRow } from './repository.ts';
 import { outputOptionsOf } from './request.ts';
 import { resultFileName } from './files.ts';
 import { blobLayout } from '../../adapters/blobs/layout.ts';
-import { IndexFileWriter, indexEntryMaker } from '../email/document-index.ts';
-import { createMailing, snapshotOf, wakeMailings } from '../email/mailing.ts';
+import { AfterCommit } from '../../events/bus.ts';
+import { followUpOf, frozenFollowUp, type DocumentOutput } from './hooks.ts';
+import './events.ts';
 
 export interface MergeJobPayload {
   mergeId: string;
@@ -54,18 +54,18 @@ export async function runMergeJob(ctx: AppContext, payload: MergeJobPayload, job
     const made = await makeFile(ctx, row, tmpFile, job.signal);
     const size = (await stat(tmpFile)).size;
     await ctx.blobs.put(blobLayout.merge.result(mergeId, made.fileName), createReadStream(tmpFile));
-    // Emailed merges: the index of the documents goes with the ZIP (email/document-index.ts).
-    if (made.indexFile) await ctx.blobs.put(blobLayout.merge.documentIndex(mergeId), createReadStream(made.indexFile));
+    // What the per-document output collected goes with the ZIP (an emailed merge: its document index).
+    await made.output?.store();
     job.signal.throwIfAborted();
-    const email = snapshotOf(row);
+    const afterCommit = new AfterCommit();
     const completed = await ctx.db.transaction(async (tx) => {
       const ok = await markCompleted(tx, ownerId, mergeId, { fileName: made.fileName, fileSize: size, documents: made.documents, issues: made.issues });
       if (ok) await chargeDocuments(tx, ownerId, made.documents);
-      // The documents exist: the mailing starts (its first run queued in this same transaction).
-      if (ok && email) await createMailing(ctx, tx, row, email);
+      // The documents exist: subscribers (the mailing: its row and first run) write in this same transaction.
+      if (ok) await ctx.events.emit('merge.completed', { tx, merge: row, documents: made.documents, afterCommit });
       return ok;
     });
-    if (completed && email) wakeMailings(ctx);
+    if (completed) afterCommit.run();
     // Cancelled or deleted while the file was being stored: the file belongs to nobody.
     if (!completed) await ctx.blobs.deletePrefix(blobLayout.merge.folder(mergeId));
   } catch (error) {
@@ -88,6 +88,7 @@ export async function runMergeJob(ctx: AppContext, payload: MergeJobPayload, job
   }
 }
 
+/** A scratch file the per-document output may write (removed with the job's temporary file). */
 const indexFileOf = (tmpFile: string) => `${tmpFile}.index.jsonl`;
 
 interface MadeFile {
@@ -95,8 +96,8 @@ interface MadeFile {
   /** Documents made (rows, for combined output): what the owner is charged. */
   documents: number;
   issues: RowIssue[];
-  /** The document index of an emailed merge (a temporary file). */
-  indexFile?: string;
+  /** The per-document output (an emailed merge's document index), closed; stored once the ZIP is.*/
+  output?: DocumentOutput;
 }
 
 async function makeFile(ctx: AppContext, row: MergeRow, tmpFile: string, signal: AbortSignal): Promise<MadeFile> {
@@ -136,21 +137,19 @@ async function makeFile(ctx: AppContext, row: MergeRow, tmpFile: string, signal:
   const parallel = options.passwordProtection && merge.documentCount >= PARALLEL_MIN_DOCUMENTS && availableParallelism() > 1
     ? mergeDocumentsInParallel(input)
     : undefined;
-  const email = snapshotOf(row);
-  const index = email ? new IndexFileWriter(indexFileOf(tmpFile)) : undefined;
-  const entryOf = email ? indexEntryMaker(email, sheet) : undefined;
+  const output = frozenFollowUp(row) ? followUpOf(ctx)?.documentOutput(row, sheet, indexFileOf(tmpFile)) : undefined;
   try {
     const { documents } = await writeZip(
       tmpFile,
       untilAborted(parallel?.documents ?? merge.documents(), signal),
       (done) => progress.push(done),
-      index && entryOf ? (document, offset) => index.write(entryOf(document, offset, document.byteLength)) : undefined,
+      output ? (document, offset) => output.write(document, offset) : undefined,
     );
     await progress.flush();
-    await index?.close();
-    return { fileName, documents, issues: parallel ? parallel.issues : merge.issues, indexFile: index ? indexFileOf(tmpFile) : undefined };
+    await output?.close();
+    return { fileName, documents, issues: parallel ? parallel.issues : merge.issues, output };
   } catch (error) {
-    index?.destroy();
+    output?.abort();
     throw error;
   }
 }

@@ -4,19 +4,20 @@
  * (run-merge.ts).
  */
 import {
-  entitlements, FREE_PLAN_WATERMARK, SheafError, type Merge, type MergeRequest, type Placeholder,
+  entitlements, FREE_PLAN_WATERMARK, SheafError, type Merge, type MergeRequest, type Placeholder, type TemplateSummary,
 } from '@sheaf/shared';
+import type { Readable } from 'node:stream';
 import type { SheetData } from '@sheaf/engine';
 import type { AppContext } from '../../context.ts';
-import { binary, type BinaryResult } from '../../http/route.ts';
-import { loadSheet } from '../spreadsheets/load.ts';
-import { cancelMailing, mailingStatusesOf } from '../email/mailing.ts';
-import { checkMailing, freezeAttachments } from '../email/snapshot.ts';
-import { currentPeriod, getCredits } from '../users/quota.ts';
+import { loadSheet } from '../spreadsheets/index.ts';
+import { listSummaries } from '../templates/index.ts';
+import { followUpOf } from './hooks.ts';
+import './events.ts';
+import { currentPeriod, getCredits } from '../users/index.ts';
 import { contentTypeOf } from './files.ts';
 import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { readDownloadToken } from './links.ts';
-import { toMergeDto } from './present.ts';
+import { listMergesForTemplates, mailingStatusesOf, toMergeDto } from './present.ts';
 import * as repo from './repository.ts';
 import { checkedOutputOptions, storedRequest } from './request.ts';
 import type { MergeJobPayload } from './run-merge.ts';
@@ -56,16 +57,17 @@ export async function startMerge(ctx: AppContext, ownerId: string, templateId: s
     const first = options.isCombinedOutput ? rows.slice(0, credits.available) : groups.slice(0, credits.available).flat();
     selection = selectionOfRows(sheet, first);
   }
-  // Emailing: checked over the rows that will be made; the settings are frozen into the merge.
-  const email = request.email?.isActive
-    ? await checkMailing(ctx, ownerId, templateId, sheet, selectedRows(sheet, selection), options.isCombinedOutput)
+  // Emailing: checked over the rows that will be made; the settings are frozen into the merge (with
+  // the attachments as they are now). The email module does it (hooks.ts); none registered: no email.
+  const followUp = followUpOf(ctx);
+  const email = followUp
+    ? await followUp.prepare({ ownerId, templateId, mergeId: request.mergeId, request, sheet, rows: selectedRows(sheet, selection), isCombined: options.isCombinedOutput })
     : null;
   const total = Math.min(needed, credits.available ?? needed);
   const { plan } = await currentPeriod(ctx.db, ownerId);
   const watermark = entitlements(plan, ctx.config.EDITION).watermark ? FREE_PLAN_WATERMARK : null;
 
   const payload: MergeJobPayload = { mergeId: request.mergeId, ownerId };
-  if (email) await freezeAttachments(ctx, templateId, request.mergeId, email);
   const created = await ctx.db.transaction(async (tx) => {
     // One merge of a template at a time: the template row is locked while we look.
     await repo.lockTemplate(tx, ownerId, templateId);
@@ -111,6 +113,13 @@ async function ownMerge(ctx: AppContext, ownerId: string, templateId: string, me
   return row;
 }
 
+/** The library as the home list shows it: every template with its merge history, newest first. */
+export async function listLibrary(ctx: AppContext, ownerId: string): Promise<TemplateSummary[]> {
+  const summaries = await listSummaries(ctx, ownerId);
+  const merges = summaries.length ? await listMergesForTemplates(ctx, ownerId, summaries.map((summary) => summary.id)) : new Map<string, Merge[]>();
+  return summaries.map((summary) => ({ ...summary, merges: merges.get(summary.id) ?? [] }));
+}
+
 export async function listMerges(ctx: AppContext, ownerId: string, templateId: string): Promise<Merge[]> {
   if (!(await repo.templateExists(ctx.db, ownerId, templateId))) throw new SheafError('template/not-found');
   const rows = await repo.listMerges(ctx.db, ownerId, [templateId]);
@@ -126,8 +135,8 @@ export async function getMerge(ctx: AppContext, ownerId: string, templateId: str
 export async function cancelMerge(ctx: AppContext, ownerId: string, templateId: string, mergeId: string): Promise<Merge> {
   const row = await ownMerge(ctx, ownerId, templateId, mergeId);
   if (repo.ACTIVE_STATUSES.includes(row.status)) await stopMerge(ctx, ownerId, mergeId);
-  // Queued messages become cancelled; messages in flight finish.
-  await cancelMailing(ctx, ownerId, mergeId);
+  // The mailing stops too: queued messages become cancelled; messages in flight finish.
+  await ctx.events.emit('merge.stopped', { ownerId, mergeId, reason: 'cancel' });
   return toMergeDto(ctx, await ownMerge(ctx, ownerId, templateId, mergeId));
 }
 
@@ -152,13 +161,21 @@ export async function deleteMergeFiles(ctx: AppContext, ownerId: string, templat
 export async function deleteMerge(ctx: AppContext, ownerId: string, templateId: string, mergeId: string): Promise<void> {
   const row = await ownMerge(ctx, ownerId, templateId, mergeId);
   if (repo.ACTIVE_STATUSES.includes(row.status)) await stopMerge(ctx, ownerId, mergeId);
-  await cancelMailing(ctx, ownerId, mergeId);
+  await ctx.events.emit('merge.stopped', { ownerId, mergeId, reason: 'delete' });
   await ctx.blobs.deletePrefix(blobLayout.merge.folder(mergeId));
   await repo.deleteMergeRow(ctx.db, ownerId, mergeId);
 }
 
-/** GET /v1/files/:token: the result file, streamed, for whoever holds a valid link. */
-export async function downloadMerge(ctx: AppContext, token: string): Promise<BinaryResult> {
+/** A merge's result file, streamed. */
+export interface MergeDownload {
+  stream: Readable;
+  size: number;
+  fileName: string;
+  contentType: string;
+}
+
+/** GET /v1/files/:token: the result file for whoever holds a valid link. */
+export async function downloadMerge(ctx: AppContext, token: string): Promise<MergeDownload> {
   const { mergeId, ownerId } = await readDownloadToken(ctx, token);
   const row = await repo.findMerge(ctx.db, ownerId, mergeId);
   if (!row) throw new SheafError('merge/not-found');
@@ -167,5 +184,5 @@ export async function downloadMerge(ctx: AppContext, token: string): Promise<Bin
   const { stream, size } = await ctx.blobs.stream(blobLayout.merge.result(mergeId, row.file_name)).catch(() => {
     throw new SheafError('merge/files-deleted');
   });
-  return binary({ body: stream, size, contentType: contentTypeOf(row.file_name), fileName: row.file_name, cacheControl: 'private, no-store' });
+  return { stream, size, contentType: contentTypeOf(row.file_name), fileName: row.file_name };
 }

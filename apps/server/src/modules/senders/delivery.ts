@@ -8,7 +8,7 @@ import type { Config } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import { decryptSecret } from '../../crypto/secrets.ts';
 import { IMPLICIT_TLS_PORT } from '../../adapters/net/smtp-probe.ts';
-import { findUserById } from '../users/repository.ts';
+import { findUserById } from '../users/index.ts';
 import type { OutboxRoute, SenderDelivery, SmtpRoute } from './delivery-types.ts';
 import { mailFromDomain } from './domain.ts';
 import { spoofAddress } from './present.ts';

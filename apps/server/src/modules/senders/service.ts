@@ -9,9 +9,8 @@ import { decryptSecret, encryptSecret } from '../../crypto/secrets.ts';
 import { dnsLookups } from '../../adapters/net/dns-records.ts';
 import type { Queryable } from '../../adapters/db/index.ts';
 import { newId } from '../../ids.ts';
-import { findUserById, type UserRow } from '../users/repository.ts';
+import { findUserById, type UserRow } from '../users/index.ts';
 import { checkDomainRecords, domainRecords, newDkimKey, recordsVerified } from './domain.ts';
-import { senderInUse } from './in-use.ts';
 import { methodRefusal } from './plan.ts';
 import { presentSender } from './present.ts';
 import {
@@ -175,7 +174,8 @@ export async function updateSender(ctx: AppContext, ownerId: string, senderId: s
 
 export async function deleteSender(ctx: AppContext, ownerId: string, senderId: string): Promise<{ senders: Sender[] }> {
   await ownSender(ctx, ownerId, senderId);
-  if (await senderInUse(ctx.db, ownerId, senderId)) throw new SheafError('sender/in-use');
+  // The mailing refuses ('sender/in-use') while a mailing in progress sends through it.
+  await ctx.events.emit('sender.deleting', { ownerId, senderId });
   if (!(await deleteSenderRow(ctx.db, ownerId, senderId))) throw new SheafError('sender/not-found');
   return listSenders(ctx, ownerId);
 }

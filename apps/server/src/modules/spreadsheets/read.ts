@@ -1,7 +1,7 @@
 /** Reads spreadsheet bytes in a worker thread with a deadline and a heap cap (uploads reach 25 MB). */
 import type { SheetData } from '@sheaf/engine';
 import { SheafError } from '@sheaf/shared';
-import { WorkerPool } from '../templates/worker-run.ts';
+import { WorkerPool } from '../../workers/pool.ts';
 import { fromTransferableSheet, type TransferableSheet } from './sheet-transfer.ts';
 import type { SheetReadRequest } from './sheet-worker.ts';
 

@@ -1,6 +1,6 @@
 /** Worker side of reading an uploaded spreadsheet: the engine's readSheet, answered as plain arrays. */
 import { readSheet } from '@sheaf/engine';
-import { serveTasks } from '../templates/worker-run.ts';
+import { serveTasks } from '../../workers/pool.ts';
 import { toTransferableSheet, type TransferableSheet } from './sheet-transfer.ts';
 
 export interface SheetReadRequest {

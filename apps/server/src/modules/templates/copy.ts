@@ -2,9 +2,9 @@
 import { SheafError } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
 import { newId } from '../../ids.ts';
-import { findSpreadsheetRow, upsertSpreadsheetRow } from '../spreadsheets/repository.ts';
+import { findSpreadsheetRow, upsertSpreadsheetRow } from '../spreadsheets/index.ts';
 import { blobLayout } from '../../adapters/blobs/layout.ts';
-import { saveEmailSettings } from '../email/settings-repository.ts';
+import { saveEmailSettings } from './email-settings-repository.ts';
 import { emailSettingsOf } from './present.ts';
 import { scheduleThumbnail } from './pdf-tasks.ts';
 import { findUserIdByEmail, insertTemplateRow, listImageRows, markThumbnail, upsertImageRow } from './repository.ts';

@@ -1,4 +1,4 @@
-/** SQL of a template's email settings (templates.email jsonb), scoped to the template's owner. */
+/** SQL of a template's email settings (templates.email jsonb), scoped to the template's owner; the email module uses them through index.ts. */
 import type { Queryable } from '../../adapters/db/types.ts';
 import { json } from '../../adapters/db/index.ts';
 

@@ -5,7 +5,7 @@
 import { checkTemplateSafely, type TemplateFacts } from '@sheaf/engine/node';
 import { SheafError } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
-import { WorkerPool } from './worker-run.ts';
+import { WorkerPool } from '../../workers/pool.ts';
 import type { PdfTask, ThumbnailResult, UnlockResult } from './pdf-worker.ts';
 import { markThumbnail } from './repository.ts';
 import { blobLayout } from '../../adapters/blobs/layout.ts';

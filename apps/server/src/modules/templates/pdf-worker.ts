@@ -7,7 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { decryptPdf, loadTemplate } from '@sheaf/engine';
 import { useNativeCrypto } from '@sheaf/engine/node';
-import { serveTasks } from './worker-run.ts';
+import { serveTasks } from '../../workers/pool.ts';
 
 // Unlocking derives keys from the password: Node's native crypto is several times faster than pure JS.
 useNativeCrypto();

@@ -1,8 +1,7 @@
 /** Template rows as the API shows them: TemplateSummary (library) and TemplateDetail (wizard). */
-import { DEFAULT_EMAIL_SETTINGS, TemplateEmailSettingsSchema, type Merge, type TemplateDetail, type TemplateEmailSettings, type TemplateSummary } from '@sheaf/shared';
+import { DEFAULT_EMAIL_SETTINGS, TemplateEmailSettingsSchema, type TemplateDetail, type TemplateEmailSettings, type TemplateSummary } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
-import { listMergesForTemplates } from '../merges/present.ts';
-import { findSpreadsheetRow, toExcelMeta } from '../spreadsheets/repository.ts';
+import { findSpreadsheetRow, toExcelMeta } from '../spreadsheets/index.ts';
 import { readOutput } from './output-settings.ts';
 import { listImageRows, listTemplateRows, type TemplateListRow, type TemplateRow } from './repository.ts';
 
@@ -30,14 +29,14 @@ function summaryFields(row: TemplateListRow | TemplateRow) {
   };
 }
 
+/** The library, newest first, without the merge histories (the merges module adds them: it sits above templates). */
 export async function listSummaries(ctx: AppContext, ownerId: string): Promise<TemplateSummary[]> {
   const rows = await listTemplateRows(ctx.db, ownerId);
-  const merges = rows.length ? await listMergesForTemplates(ctx, ownerId, rows.map((row) => row.id)) : new Map<string, Merge[]>();
   return rows.map((row) => ({
     ...summaryFields(row),
     excelName: row.excel_name,
     placeholderCount: Number(row.placeholder_count),
-    merges: merges.get(row.id) ?? [],
+    merges: [],
   }));
 }
 

@@ -6,9 +6,8 @@
 import { prepareMerge, sheetFromTable, type CellValue, type SheetData } from '@sheaf/engine';
 import { SheafError, type Placeholder } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
-import { loadUserFonts } from '../fonts/load.ts';
-import { loadSheet } from '../spreadsheets/load.ts';
-import { findSpreadsheetRow } from '../spreadsheets/repository.ts';
+import { loadUserFonts } from '../fonts/index.ts';
+import { findSpreadsheetRow, loadSheet } from '../spreadsheets/index.ts';
 import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { fallbackFonts } from './engine-fonts.ts';
 import { loadImages } from './images.ts';

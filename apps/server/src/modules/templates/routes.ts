@@ -7,7 +7,7 @@ import { copyTemplate, shareTemplate } from './copy.ts';
 import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { deleteImage, uploadImage } from './images.ts';
 import { exportTemplate, importTemplate } from './portable.ts';
-import { listSummaries, toDetail } from './present.ts';
+import { toDetail } from './present.ts';
 import { previewTemplate } from './preview.ts';
 import {
   createTemplate, decrypt, deleteTemplate, getDetail, replaceFile, requireTemplate, savePlaceholders, saveSplitButtonSelection, updateTemplate,
@@ -17,8 +17,6 @@ const ok = { ok: true as const };
 const etag = (value: string) => `"${value}"`;
 
 export function registerTemplateRoutes(app: FastifyInstance, ctx: AppContext): void {
-  handle(app, routes.listTemplates, async ({ user }) => ({ templates: await listSummaries(ctx, user.uid) }));
-
   handle(app, routes.uploadTemplate, async ({ user, query, file }) => {
     const upload = await file(MAX_UPLOAD_BYTES);
     const row = await createTemplate(ctx, user.uid, { bytes: upload.bytes, name: query.name ?? upload.fileName });

@@ -6,8 +6,7 @@ import { SheafError, type Placeholder, type TemplateDetail, type TemplateOutputS
 import type { AppContext } from '../../context.ts';
 import { sha256Hex } from '../../crypto/secrets.ts';
 import { newId } from '../../ids.ts';
-import { changeHeaderRow } from '../spreadsheets/service.ts';
-import { templateMailingInProgress } from '../email/mailing.ts';
+import { changeHeaderRow } from './sheet-facts.ts';
 import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { DEFAULT_OUTPUT, mergeOutput, readOutput, storeOutput } from './output-settings.ts';
 import { checkPdf, scheduleThumbnail, storeThumbnail, unlockPdf } from './pdf-tasks.ts';
@@ -161,7 +160,8 @@ export async function saveSplitButtonSelection(ctx: AppContext, ownerId: string,
 export async function deleteTemplate(ctx: AppContext, ownerId: string, id: string): Promise<void> {
   await requireTemplate(ctx, ownerId, id);
   if (await countActiveMerges(ctx.db, ownerId, id)) throw new SheafError('template/merge-in-progress');
-  if (await templateMailingInProgress(ctx.db, ownerId, id)) throw new SheafError('template/merge-in-progress');
+  // Other modules may refuse: a mailing still sending from this template's merges (email module).
+  await ctx.events.emit('template.deleting', { ownerId, templateId: id });
   const mergeIds = await listMergeIds(ctx.db, ownerId, id);
   await deleteTemplateRow(ctx.db, ownerId, id);
   await ctx.blobs.deletePrefix(blobLayout.template.folder(id));

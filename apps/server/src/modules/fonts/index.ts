@@ -1,0 +1,4 @@
+/** The fonts module's public surface: an account's custom fonts (the editor draws with them, merges embed them). */
+export { listFonts, uploadFont, deleteFont, fontFile } from './service.ts';
+export { loadUserFonts } from './load.ts';
+export { registerFontRoutes } from './routes.ts';

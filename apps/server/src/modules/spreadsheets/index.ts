@@ -1,0 +1,13 @@
+/**
+ * The spreadsheets module's public surface: reading a spreadsheet safely (a worker with limits),
+ * the parsed sheet of a template (cached), and the stored facts of the sheet attached to a template.
+ * Tying a sheet to its template (header row, merges in progress) is the templates module's part.
+ */
+export type { SheetData } from '@sheaf/engine';
+export { readSheetSafely } from './read.ts';
+export { loadSheet, parseSheetCached, rememberSheet } from './load.ts';
+export { listChoices } from './service.ts';
+export {
+  findSpreadsheetRow, upsertSpreadsheetRow, deleteSpreadsheetRow, toExcelMeta, type SpreadsheetRow, type SpreadsheetFacts,
+} from './repository.ts';
+export { registerSpreadsheetRoutes } from './routes.ts';

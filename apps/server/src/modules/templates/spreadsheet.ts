@@ -1,0 +1,62 @@
+/**
+ * The spreadsheet of a template: upload (read in a worker; every rejection of spec section 5 is a
+ * catalogue error from the engine), rows for the wizard, header-row changes, copy and delete. The
+ * spreadsheets module reads and stores sheets; this side ties them to the template (its header row,
+ * merges in progress).
+ */
+import { SheafError, type ExcelMeta, type ExcelSheetResponse } from '@sheaf/shared';
+import type { AppContext } from '../../context.ts';
+import { sha256Hex } from '../../crypto/secrets.ts';
+import { blobLayout } from '../../adapters/blobs/layout.ts';
+import {
+  deleteSpreadsheetRow, findSpreadsheetRow, loadSheet, readSheetSafely, rememberSheet, toExcelMeta,
+} from '../spreadsheets/index.ts';
+import { countActiveMerges } from './repository.ts';
+import { requireTemplate } from './service.ts';
+import { factsOf, saveFacts } from './sheet-facts.ts';
+
+export async function uploadSpreadsheet(
+  ctx: AppContext, ownerId: string, templateId: string, file: { fileName: string; bytes: Uint8Array }, headersRowNo?: number,
+): Promise<ExcelMeta> {
+  const template = await requireTemplate(ctx, ownerId, templateId);
+  const headerRow = headersRowNo ?? template.headers_row_no;
+  const sheet = await readSheetSafely(file.bytes, headerRow, file.fileName);
+  const checksum = sha256Hex(file.bytes);
+  await ctx.blobs.put(blobLayout.template.spreadsheet(templateId), file.bytes);
+  rememberSheet(checksum, headerRow, sheet);
+  return saveFacts(ctx, ownerId, templateId, factsOf(sheet, { name: file.fileName, size: file.bytes.length, checksum }, headerRow));
+}
+
+/** The metadata and every data row as the sheet displays it (null for an empty cell). */
+export async function getSpreadsheet(ctx: AppContext, ownerId: string, templateId: string): Promise<ExcelSheetResponse> {
+  await requireTemplate(ctx, ownerId, templateId);
+  const row = await findSpreadsheetRow(ctx.db, ownerId, templateId);
+  if (!row) throw new SheafError('sheet/missing');
+  const sheet = await loadSheet(ctx, ownerId, templateId);
+  const rows: Array<Array<string | null>> = new Array(sheet.rowCount);
+  for (let index = 0; index < sheet.rowCount; index++) {
+    const cells = new Array<string | null>(sheet.headers.length);
+    for (let column = 0; column < sheet.headers.length; column++) cells[column] = sheet.text(index, column) || null;
+    rows[index] = cells;
+  }
+  return { ...toExcelMeta(row), excelSheet: rows };
+}
+
+/** "Choose a file from another template": the same file and header row, copied. */
+export async function copySpreadsheet(ctx: AppContext, ownerId: string, templateId: string, sourceTemplateId: string): Promise<ExcelMeta> {
+  await requireTemplate(ctx, ownerId, sourceTemplateId);
+  await requireTemplate(ctx, ownerId, templateId);
+  const source = await findSpreadsheetRow(ctx.db, ownerId, sourceTemplateId);
+  if (!source) throw new SheafError('sheet/missing');
+  if (sourceTemplateId !== templateId) await ctx.blobs.copy(blobLayout.template.spreadsheet(sourceTemplateId), blobLayout.template.spreadsheet(templateId));
+  return saveFacts(ctx, ownerId, templateId, {
+    name: source.name, fileSize: source.file_size, checksum: source.checksum, headersRowNo: source.headers_row_no,
+    headers: source.headers, totalRowCount: source.total_row_count, firstRow: source.first_row, lastRow: source.last_row,
+  });
+}
+
+export async function deleteSpreadsheet(ctx: AppContext, ownerId: string, templateId: string): Promise<void> {
+  await requireTemplate(ctx, ownerId, templateId);
+  if (await countActiveMerges(ctx.db, ownerId, templateId)) throw new SheafError('sheet/merge-in-progress');
+  if (await deleteSpreadsheetRow(ctx.db, ownerId, templateId)) await ctx.blobs.delete(blobLayout.template.spreadsheet(templateId));
+}
