@@ -7,10 +7,133 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { browserSession, TEST_TIMEOUT } from './support/session.ts';
-import { rememberLanguage, text } from './support/screens.ts';
+import { addTemplate, createAccount, fixture, logIn, rememberLanguage, text, type Account } from './support/screens.ts';
 
 const session = browserSession();
 const { freshPage } = session;
+const pathname = (page: Page) => new URL(page.url()).pathname;
+
+/** A new account with a two-page template, signed in on a fresh page. */
+async function withTemplate(): Promise<{ page: Page; account: Account; templateId: string }> {
+  const account = await createAccount(session.app, 'Mary');
+  const templateId = await addTemplate(session.app, account, fixture('corpus/classic-xref.pdf'));
+  const page = await freshPage();
+  await logIn(page, session.app, account);
+  return { page, account, templateId };
+}
+
+const bar = (page: Page) => page.getByRole('navigation', { name: 'Wizard navigation' });
+const editorTools = (page: Page) => page.getByRole('toolbar', { name: 'Editor tools' });
+const sidebar = (page: Page) => page.getByRole('complementary', { name: 'Headings and placeholders' });
+const placedCount = (page: Page) => sidebar(page).getByRole('list', { name: 'Placeholders' }).getByRole('button').count();
+
+/** Opens the template's wizard and goes on to the editor (step 2). */
+async function openEditor(page: Page, templateId: string): Promise<void> {
+  await page.goto(`${session.app.url}/wizard/${templateId}`);
+  await bar(page).getByRole('button', { name: 'Next' }).click();
+  await editorTools(page).waitFor();
+}
+
+async function addByName(page: Page, column: string): Promise<void> {
+  await sidebar(page).getByLabel('Column name').fill(column);
+  await sidebar(page).getByRole('button', { name: 'Add placeholder' }).click();
+  await page.getByRole('button', { name: `Placeholder ${column} on page 1` }).waitFor();
+}
+
+/** The placeholders the server holds for the template. */
+async function savedColumns(account: Account, templateId: string): Promise<string[]> {
+  const response = await fetch(`${session.app.url}/v1/templates/${templateId}`, { headers: { authorization: `Bearer ${account.token}` } });
+  return ((await response.json()) as { placeholders: { column: string }[] }).placeholders.map((item) => item.column).sort();
+}
+
+describe('leaving the editor with unsaved changes', { timeout: TEST_TIMEOUT }, () => {
+  it('"Go home" and a link ask first: stay keeps the edits, save keeps them on the server, discard drops them', async () => {
+    const { page, account, templateId } = await withTemplate();
+    await openEditor(page, templateId);
+    await addByName(page, 'Name');
+    await editorTools(page).getByRole('status').filter({ hasText: 'Unsaved changes' }).waitFor();
+
+    const question = page.getByRole('dialog', { name: 'Save your changes?' });
+    await bar(page).getByRole('button', { name: 'Go home' }).click();
+    await question.waitFor();
+    expect(pathname(page)).toBe(`/wizard/${templateId}`);
+    await question.getByRole('button', { name: 'Stay' }).click();
+    await question.waitFor({ state: 'detached' });
+    expect(await placedCount(page)).toBe(1);
+
+    await bar(page).getByRole('button', { name: 'Go home' }).click();
+    await question.getByRole('button', { name: 'Save and leave' }).click();
+    await page.waitForURL(`${session.app.url}/`);
+    expect(await savedColumns(account, templateId)).toEqual(['Name']);
+
+    // A link (the navbar's Home crumb), then leaving without saving: the server keeps what was saved.
+    await openEditor(page, templateId);
+    await addByName(page, 'City');
+    await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link').first().click();
+    await question.getByRole('button', { name: 'Leave without saving' }).click();
+    await page.waitForURL(`${session.app.url}/`);
+    expect(await savedColumns(account, templateId)).toEqual(['Name']);
+    // Coming back shows what is saved, not the dropped edit.
+    await openEditor(page, templateId);
+    await page.getByRole('button', { name: 'Placeholder Name on page 1' }).waitFor();
+    expect(await placedCount(page)).toBe(1);
+  });
+
+  it('closing the tab with unsaved changes gets the browser\'s question', async () => {
+    const { page, templateId } = await withTemplate();
+    await openEditor(page, templateId);
+    await addByName(page, 'Name');
+    const asked = page.waitForEvent('dialog');
+    await page.close({ runBeforeUnload: true });
+    const dialog = await asked;
+    expect(dialog.type()).toBe('beforeunload');
+    await dialog.dismiss();
+  });
+});
+
+describe('the editor', { timeout: TEST_TIMEOUT }, () => {
+  it('after Delete, keyboard focus stays in the editor and the next shortcut works', async () => {
+    const { page, templateId } = await withTemplate();
+    await openEditor(page, templateId);
+    await addByName(page, 'Name');
+    await page.getByRole('button', { name: 'Placeholder Name on page 1' }).click();
+    await page.keyboard.press('Delete');
+    await expect.poll(() => placedCount(page)).toBe(0);
+    expect(await page.evaluate('document.activeElement?.id')).toBe('editor-pages');
+    await page.keyboard.press('Control+z');
+    await page.getByRole('button', { name: 'Placeholder Name on page 1' }).waitFor();
+  });
+
+  it('the page field follows the page shown while scrolling', async () => {
+    const { page, templateId } = await withTemplate();
+    await openEditor(page, templateId);
+    const field = editorTools(page).getByLabel('Page', { exact: true });
+    expect(await field.inputValue()).toBe('1');
+    const pages = page.getByRole('region', { name: 'Template pages' });
+    const scrollTop = () => page.evaluate(`document.getElementById('editor-pages').scrollTop`) as Promise<number>;
+    await page.evaluate(`(() => { const pages = document.getElementById('editor-pages'); pages.scrollTop = pages.scrollHeight; })()`);
+    await expect.poll(() => field.inputValue()).toBe('2');
+    await page.evaluate(`document.getElementById('editor-pages').scrollTop = 0`);
+    await expect.poll(() => field.inputValue()).toBe('1');
+
+    // Jumping by the field, then scrolling back with the wheel (the field still has focus): it follows.
+    await field.fill('2');
+    await expect.poll(scrollTop).toBeGreaterThan(100);
+    const box = (await pages.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, -20_000);
+    await expect.poll(scrollTop).toBe(0);
+    await expect.poll(() => field.inputValue()).toBe('1');
+  });
+});
+
+describe('home', { timeout: TEST_TIMEOUT }, () => {
+  it('clicking a template\'s name opens it', async () => {
+    const { page, templateId } = await withTemplate();
+    await page.getByRole('article', { name: 'classic-xref.pdf' }).getByText('classic-xref.pdf', { exact: true }).click();
+    await page.waitForURL(`${session.app.url}/wizard/${templateId}`);
+  });
+});
 
 /** The Noto Sans SC faces the page has declared, and how many of them the browser has loaded. */
 async function notoFaces(page: Page): Promise<{ declared: number; loaded: number }> {

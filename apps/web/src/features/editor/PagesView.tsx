@@ -5,6 +5,7 @@
  */
 import { useCallback, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type Ref } from 'react';
 import { Box } from '@mui/material';
+import { useTranslation } from 'react-i18next';
 import type { Placeholder } from '@sheaf/shared';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import type { PDFDocumentProxy } from '../../lib/pdf.ts';
@@ -12,6 +13,7 @@ import { fitWidthZoom, pageAt, pageOffsets, pageSizeOf, pointToRelative, type Si
 import { addPlaceholder, select, selectEditorDoc, setPageNumber, setZoom } from './editorSlice.ts';
 import { byReadingOrder, createPlaceholder } from './placeholders.ts';
 import PageCanvas from './PageCanvas.tsx';
+import { PAGES_VIEW_ID } from './focus.ts';
 
 const PAGE_GAP = 16;
 const PADDING = 24;
@@ -33,6 +35,7 @@ interface PagesViewProps {
 }
 
 export default function PagesView({ pdf, pages, headings, customFonts, loadedFonts, ref }: PagesViewProps) {
+  const { t } = useTranslation('editor');
   const dispatch = useAppDispatch();
   const doc = useAppSelector(selectEditorDoc);
   const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
@@ -112,7 +115,8 @@ export default function PagesView({ pdf, pages, headings, customFonts, loadedFon
   const selectedPages = useMemo(() => pagesOf(byPage, selection), [byPage, selection]);
   const gesturePages = useMemo(() => pagesOf(byPage, gesture?.ids ?? NONE), [byPage, gesture?.ids]);
   return (
-    <Box ref={setScroller} onScroll={onScroll} data-testid="editor-pages" sx={{ flex: 1, minWidth: 0, overflow: 'auto', bgcolor: 'grey.200', p: `${PADDING}px` }}>
+    // A focusable region: keyboard users can scroll it, and focus lands here when a placeholder is deleted.
+    <Box ref={setScroller} onScroll={onScroll} id={PAGES_VIEW_ID} data-testid="editor-pages" role="region" aria-label={t('pagesView.label')} tabIndex={0} sx={{ flex: 1, minWidth: 0, overflow: 'auto', bgcolor: 'grey.200', p: `${PADDING}px` }}>
       {doc && zoom > 0 ? (
         <Box sx={{ display: 'flex', flexDirection: 'column', gap: `${PAGE_GAP}px`, width: 'max-content', minWidth: '100%' }}>
           {pages.map((page, index) => (

@@ -11,6 +11,7 @@ import { useAppDispatch } from '../../app/hooks.ts';
 import { pageSizeOf, type Size } from './geometry.ts';
 import { clampedBox, duplicateSelected, removeSelected } from './editorSlice.ts';
 import { isMissingColumn } from './placeholders.ts';
+import { focusPagesView } from './focus.ts';
 import { NumberField, TextDraftField, useApplyEdit } from './fields.tsx';
 import { TypeIcon } from './typeIcons.tsx';
 import ColumnField from './ColumnField.tsx';
@@ -111,7 +112,10 @@ export default function PropertiesPanel({ templateId, selected, headings, pages,
         <Button size="small" startIcon={<ContentCopy />} onClick={() => dispatch(duplicateSelected(selected.map((item) => item.id)))}>
           {t('properties.duplicate')}
         </Button>
-        <Button size="small" color="error" startIcon={<Delete />} onClick={() => dispatch(removeSelected())}>
+        <Button size="small" color="error" startIcon={<Delete />} onClick={() => {
+          dispatch(removeSelected());
+          focusPagesView();
+        }}>
           {t('properties.delete')}
         </Button>
       </Box>

@@ -2,7 +2,7 @@
  * The editor toolbar: add, undo/redo, zoom, jump to page, preview, header row, save and the save state.
  * The page field follows spec section 5: 1..max, out of range ignored, NaN or below 1 blanks it.
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Box, Button, Chip, Divider, IconButton, TextField, Tooltip, Typography } from '@mui/material';
 import Add from '@mui/icons-material/Add';
 import Undo from '@mui/icons-material/Undo';
@@ -40,12 +40,14 @@ export default function Toolbar({ templateId, pageCount, hasSpreadsheet, onAdd, 
   const zoom = doc?.zoom ?? 1;
   const currentPage = doc?.pageNumber ?? 1;
   const [pageField, setPageField] = useState(String(currentPage));
-  const [editingPage, setEditingPage] = useState(false);
+  const [shownPage, setShownPage] = useState(currentPage);
 
-  // Scrolling updates the field, except while the user is typing in it.
-  useEffect(() => {
-    if (!editingPage) setPageField(String(currentPage));
-  }, [currentPage, editingPage]);
+  // The field follows the page shown whenever that page changes (scrolling, a jump), even while the
+  // field has focus; what the user is typing stays until the page actually changes.
+  if (shownPage !== currentPage) {
+    setShownPage(currentPage);
+    setPageField(String(currentPage));
+  }
 
   const onPageChange = (raw: string) => {
     const parsed = parsePageInput(raw, pageCount);
@@ -95,11 +97,7 @@ export default function Toolbar({ templateId, pageCount, hasSpreadsheet, onAdd, 
         type="number"
         size="small"
         value={pageField}
-        onFocus={() => setEditingPage(true)}
-        onBlur={() => {
-          setEditingPage(false);
-          setPageField(String(currentPage));
-        }}
+        onBlur={() => setPageField(String(currentPage))}
         onChange={(event) => onPageChange(event.target.value)}
         slotProps={{ htmlInput: { min: 1, max: pageCount, 'aria-describedby': 'editor-page-count' } }}
         sx={{ width: 90 }}

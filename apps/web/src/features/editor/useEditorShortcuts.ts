@@ -8,6 +8,7 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { isArrowKey, stepZoom } from './geometry.ts';
 import { duplicateSelected, nudgeSelected, redo, removeSelected, select, selectEditorDoc, setZoom, undo } from './editorSlice.ts';
 import { saveEditorChanges } from './save.ts';
+import { focusPagesView } from './focus.ts';
 
 function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
@@ -51,6 +52,7 @@ export function useEditorShortcuts(templateId: string): void {
       } else if (!mod && hasSelection && (event.key === 'Delete' || event.key === 'Backspace')) {
         event.preventDefault();
         dispatch(removeSelected());
+        focusPagesView();
       } else if (event.key === 'Escape' && hasSelection) {
         dispatch(select([]));
       }

@@ -72,7 +72,12 @@ export default function TemplateItem({ template, view, historyOpen, onAction }: 
         </CardActionArea>
         <Stack direction="row" sx={{ alignItems: 'flex-start', px: 1.5, pb: 1.5, gap: 0.5 }}>
           <Stack sx={{ minWidth: 0, flex: 1 }}>
-            <Typography variant="subtitle1" component="h3" noWrap title={name} sx={{ fontWeight: 600 }}>{name}</Typography>
+            {/* The name opens the template too, as it does in the list view. */}
+            <Typography variant="subtitle1" component="h3" noWrap title={name} sx={{ fontWeight: 600 }}>
+              <Box component={RouterLink} to={wizardPath} sx={{ color: 'inherit', textDecoration: 'none', '&:hover': { textDecoration: 'underline' } }}>
+                {name}
+              </Box>
+            </Typography>
             <TemplateFacts template={template} />
           </Stack>
           {menu}
