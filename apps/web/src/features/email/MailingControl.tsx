@@ -11,15 +11,19 @@ import AssessmentOutlinedIcon from '@mui/icons-material/AssessmentOutlined';
 import { CANCEL_MIN_ROWS } from '@sheaf/shared';
 import { useAppSelector } from '../../app/hooks.ts';
 import { canCancel } from '../wizard/mergeRules.ts';
-import { useMergeActions } from '../wizard/useMergeProgress.ts';
+import { useFollowedMerge, useMergeActions } from '../wizard/useMergeProgress.ts';
+import { useMailingReport } from './useMailingPoller.ts';
 
 export default function MailingControl() {
   const { t } = useTranslation('email');
   const { cancel, cancelling } = useMergeActions();
   const mailing = useAppSelector((state) => state.wizard.mailing);
-  const total = useAppSelector((state) => state.wizard.mailing.report?.eventCounts.total || state.wizard.merge?.total || state.wizard.rowsToGenerateCount);
+  const report = useMailingReport();
+  const merge = useFollowedMerge((state) => state.wizard.mailing.mergeId);
+  const rowsToGenerate = useAppSelector((state) => state.wizard.rowsToGenerateCount);
+  const total = report?.eventCounts.total || merge?.total || rowsToGenerate;
   const cancelled = mailing.status === 'cancelled';
-  const requested = mailing.report?.isCancelled === true;
+  const requested = report?.isCancelled === true;
   const cancellable = canCancel(total);
   return (
     <ButtonGroup variant="outlined" aria-label={t('control.label')}>

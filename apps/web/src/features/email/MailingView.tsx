@@ -13,13 +13,14 @@ import ReportTiles from '../emailReport/ReportTiles.tsx';
 import MergeStatusView from '../wizard/MergeStatusView.tsx';
 import { isMergeRunning } from '../wizard/stepRules.ts';
 import { mailingReset, mergeReset } from '../wizard/wizardSlice.ts';
+import { useMailingReport } from './useMailingPoller.ts';
 
 export default function MailingView() {
   const { t, i18n } = useTranslation(['email', 'errors']);
   const dispatch = useAppDispatch();
   const mailing = useAppSelector((state) => state.wizard.mailing);
   const mergeStatus = useAppSelector((state) => state.wizard.mailMergeStatus);
-  const report = mailing.report;
+  const report = useMailingReport();
   const restart = () => {
     dispatch(mailingReset());
     dispatch(mergeReset());

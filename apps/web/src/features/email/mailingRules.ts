@@ -22,7 +22,6 @@ export interface MailingState {
   error: MailingError | null;
   /** The merge whose documents are mailed; kept apart from the wizard's mergeId, which Back clears. */
   mergeId: string | null;
-  report: MailingReport | null;
   /** Reports in a row that said isCancelled with the same queued count. */
   cancelledInARow: number;
   /** Queued count of the previous report (a change restarts the cancel count). */
@@ -35,7 +34,6 @@ export const INITIAL_MAILING: MailingState = {
   status: 'initial',
   error: null,
   mergeId: null,
-  report: null,
   cancelledInARow: 0,
   lastQueued: null,
   offline: false,
@@ -73,7 +71,8 @@ export function withReport(state: MailingState, report: MailingReport): MailingS
   const queuedChanged = state.lastQueued !== null && queued !== state.lastQueued;
   // Messages still leaving the queue mean the cancel has not settled yet: count again from zero.
   const cancelledInARow = !report.isCancelled || queuedChanged ? 0 : state.cancelledInARow + 1;
-  const next: MailingState = { ...state, report, offline: false, lastQueued: queued, cancelledInARow };
+  // The report itself stays in the query cache (features/email/api.ts); the state keeps what the machine needs.
+  const next: MailingState = { ...state, offline: false, lastQueued: queued, cancelledInARow };
   if (report.mailingStatus === 'error') {
     return { ...next, status: 'error', error: report.error ? { ...report.error } : { code: 'generic/something-wrong', message: 'Something went wrong - Please try again' } };
   }

@@ -4,19 +4,39 @@
  * when the browser is back online); a server error is told by snackbar and ends in error. After a
  * reload, a merge of the template that is still mailing is picked up again.
  */
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useQueryClient } from '@tanstack/react-query';
-import { REPORT_POLL_MS } from '@sheaf/shared';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { REPORT_POLL_MS, type MailingReport } from '@sheaf/shared';
 import { errorDetailsOf } from '../../api/apiError.ts';
 import { api, ApiError } from '../../api/client.ts';
 import { queryKeys } from '../../api/queryKeys.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useNotify } from '../../app/snackbar.tsx';
 import { translateError } from '../../i18n/errors.ts';
-import { startPolling } from '../../lib/polling.ts';
 import { mailingPollFailed, mailingReportReceived, mailingResumed } from '../wizard/wizardSlice.ts';
+import { mailingReportQuery } from './api.ts';
 import { isMailingActive } from './mailingRules.ts';
+
+/** The mailing's last report (tiles, messages), from the query cache; null before the first answer. */
+export function useMailingReport(): MailingReport | null {
+  const templateId = useAppSelector((state) => state.wizard.template?.id ?? '');
+  const mergeId = useAppSelector((state) => state.wizard.mailing.mergeId ?? '');
+  // A reader only: the poller asks the server.
+  const report = useQuery({ ...mailingReportQuery(templateId, mergeId), enabled: false });
+  return mergeId ? report.data ?? null : null;
+}
+
+/** Waits one period after `key` appears (a new mailing) before saying true. */
+function useDelayElapsed(key: string | null, ms: number): boolean {
+  const [elapsedFor, setElapsedFor] = useState<string | null>(null);
+  useEffect(() => {
+    if (key === null) return undefined;
+    const timer = setTimeout(() => setElapsedFor(key), ms);
+    return () => clearTimeout(timer);
+  }, [key, ms]);
+  return key !== null && elapsedFor === key;
+}
 
 export function useMailingPoller(): void {
   const dispatch = useAppDispatch();
@@ -28,26 +48,28 @@ export function useMailingPoller(): void {
   const active = useAppSelector((state) => isMailingActive(state.wizard.mailing.status));
   const status = useAppSelector((state) => state.wizard.mailing.status);
 
+  // The first report is asked for one period after Send: the merge request lands first.
+  const following = templateId && mergeId && active ? `${templateId}/${mergeId}` : null;
+  const waited = useDelayElapsed(following, REPORT_POLL_MS);
+  const poll = useQuery({ ...mailingReportQuery(templateId ?? '', mergeId ?? ''), enabled: following !== null && waited });
+  const { data, dataUpdatedAt, error, failureReason, fetchStatus } = poll;
+
+  // Every answer counts (three cancelled reports in a row end the mailing), equal or not.
   useEffect(() => {
-    if (!templateId || !mergeId || !active) return undefined;
-    // The first report is asked for one period after Send: the merge request lands first.
-    return startPolling(async (signal) => {
-      try {
-        const report = await api.call('mailingReport', { params: { id: templateId, mergeId }, signal });
-        dispatch(mailingReportReceived({ mergeId, report }));
-        return REPORT_POLL_MS;
-      } catch (error) {
-        if (signal.aborted || (error instanceof ApiError && error.isCancelled)) return null;
-        if (error instanceof ApiError && error.isNetwork) {
-          dispatch(mailingPollFailed({ mergeId, network: true }));
-          return REPORT_POLL_MS;
-        }
-        notify('error', translateError(error, t));
-        dispatch(mailingPollFailed({ mergeId, network: false, error: errorDetailsOf(error) }));
-        return null;
-      }
-    }, REPORT_POLL_MS);
-  }, [templateId, mergeId, active, dispatch, notify, t]);
+    if (data && mergeId) dispatch(mailingReportReceived({ mergeId, report: data }));
+  }, [data, dataUpdatedAt, mergeId, dispatch]);
+
+  // Offline: the notice shows and the poll goes on; the next answer clears it.
+  const offline = fetchStatus === 'paused' || (failureReason instanceof ApiError && failureReason.isNetwork);
+  useEffect(() => {
+    if (offline && mergeId) dispatch(mailingPollFailed({ mergeId, network: true }));
+  }, [offline, mergeId, dispatch]);
+
+  useEffect(() => {
+    if (!error || !mergeId || (error instanceof ApiError && (error.isNetwork || error.isCancelled))) return;
+    notify('error', translateError(error, t));
+    dispatch(mailingPollFailed({ mergeId, network: false, error: errorDetailsOf(error) }));
+  }, [error, mergeId, dispatch, notify, t]);
 
   // An ended mailing changes the email report page and the counter.
   useEffect(() => {

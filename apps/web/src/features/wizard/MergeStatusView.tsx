@@ -12,12 +12,13 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { translateCode } from '../../i18n/errors.ts';
 import { formatBytes } from './format.ts';
 import { progressPercent } from './mergeRules.ts';
+import { useFollowedMerge } from './useMergeProgress.ts';
 import { mergeReset } from './wizardSlice.ts';
 
 function Progress() {
   const { t, i18n } = useTranslation('wizard');
   const status = useAppSelector((state) => state.wizard.mailMergeStatus);
-  const merge = useAppSelector((state) => state.wizard.merge);
+  const merge = useFollowedMerge();
   const expectedTotal = useAppSelector((state) => state.wizard.expectedTotal);
   const total = merge?.total ?? expectedTotal;
   const done = merge?.done ?? 0;
@@ -40,7 +41,7 @@ function Progress() {
 function Completed() {
   const { t, i18n } = useTranslation(['wizard', 'errors']);
   const dispatch = useAppDispatch();
-  const merge = useAppSelector((state) => state.wizard.merge);
+  const merge = useFollowedMerge();
   const placeholderCount = useAppSelector((state) => state.wizard.template?.placeholders.length ?? 0);
   if (!merge) return null;
   const documents = merge.isCombinedOutput ? merge.done : Math.max(0, merge.done - merge.issues.length);

@@ -15,7 +15,7 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { canCancel } from './mergeRules.ts';
 import { stepContext } from './stepNavigation.ts';
 import { backAction, isMergeRunning, LAST_STEP, stepBlockReason } from './stepRules.ts';
-import { useMergeActions } from './useMergeProgress.ts';
+import { useFollowedMerge, useMergeActions } from './useMergeProgress.ts';
 import { useRunStep } from './wizardHooks.ts';
 import { mailingReset, mergeReset } from './wizardSlice.ts';
 import MailingControl from '../email/MailingControl.tsx';
@@ -32,7 +32,8 @@ export default function WizardBottomBar() {
   const back = mailingBackAction(step, LAST_STEP, wizard.mailing.status) ?? backAction(step, wizard.mailMergeStatus);
   const mailingControl = step === LAST_STEP && showsMailingControl(wizard.mailing.status);
   const running = isMergeRunning(wizard.mailMergeStatus);
-  const cancellable = canCancel(wizard.merge?.total ?? wizard.rowsToGenerateCount);
+  const merge = useFollowedMerge();
+  const cancellable = canCancel(merge?.total ?? wizard.rowsToGenerateCount);
   const nextBlocked = step === LAST_STEP || stepBlockReason(step + 1, stepContext(wizard)) !== null;
 
   return (

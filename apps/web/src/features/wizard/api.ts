@@ -2,10 +2,12 @@
  * Server state of the wizard: credits, the spreadsheets to reuse, the attached sheet's rows and the
  * merge's progress, as query options from the route table under keys from `queryKeys`.
  */
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { ExcelMeta } from '@sheaf/shared';
+import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
+import type { ExcelMeta, Merge } from '@sheaf/shared';
+import { api, ApiError } from '../../api/client.ts';
 import { queryKeys } from '../../api/queryKeys.ts';
-import { routeQuery } from '../../api/routeQuery.ts';
+import { invalidateAfterMerge, routeQuery } from '../../api/routeQuery.ts';
+import { POLL_INTERVAL_MS, pollDelay } from './mergeRules.ts';
 
 /** The credits balance if `toBeUsed` more documents are made; the table keeps the last numbers while the count changes. */
 export const creditsQuery = (toBeUsed: number) => queryOptions({
@@ -22,3 +24,48 @@ export const sheetPreviewQuery = (templateId: string, excel: Pick<ExcelMeta, 'ex
   ...routeQuery(queryKeys.templates.sheetPreview(templateId, [excel.excelName, excel.excelFileSize, excel.headersRowNo]), 'getExcel', { params: { id: templateId } }),
   staleTime: 5 * 60_000,
 });
+
+/** A network failure or an unwell server: the merge goes on on the server, so the poll asks again. */
+export function isTransientError(error: unknown): boolean {
+  return error instanceof ApiError && (error.isNetwork || error.status >= 500);
+}
+
+const isRunning = (merge: Pick<Merge, 'status'>) => merge.status === 'queued' || merge.status === 'generating';
+
+/**
+ * One merge's progress (spec sections 4 and 7), polled through the query while the wizard follows
+ * it: every POLL_INTERVAL_MS after each answer while it runs, never two calls at once, and no more
+ * once an answer says it ended. Network and server failures are retried with backoff (2 s, 4 s, ...
+ * at most 30 s; `failureReason` says so meanwhile), at once when the browser is back online; any
+ * other failure ends the poll in error. The answer that shows the end refreshes the counter.
+ */
+export const mergeQuery = (templateId: string, mergeId: string) => queryOptions({
+  queryKey: queryKeys.merges.one(templateId, mergeId),
+  queryFn: async ({ signal, client, queryKey }): Promise<Merge> => {
+    const merge = await api.call('getMerge', { params: { id: templateId, mergeId }, signal });
+    const before = client.getQueryData<Merge>(queryKey);
+    if (!isRunning(merge) && (!before || isRunning(before))) invalidateAfterMerge(client);
+    return merge;
+  },
+  refetchInterval: (query) => {
+    const merge = query.state.data;
+    if (query.state.status === 'error' || (merge && !isRunning(merge))) return false;
+    return POLL_INTERVAL_MS;
+  },
+  refetchIntervalInBackground: true,
+  refetchOnReconnect: 'always',
+  staleTime: 0,
+  retry: (_failures, error) => isTransientError(error),
+  retryDelay: (failures) => pollDelay(failures + 1),
+});
+
+/**
+ * A merge answer from outside the poll (the start or cancel answer, or a merge found running after a
+ * reload) goes into the same cache entry; an answer that ends a merge refreshes the counter.
+ */
+export function mergeAnswered(queryClient: QueryClient, merge: Merge): void {
+  const key = queryKeys.merges.one(merge.templateId, merge.mergeId);
+  const before = queryClient.getQueryData<Merge>(key);
+  queryClient.setQueryData(key, merge);
+  if (!isRunning(merge) && (!before || isRunning(before))) invalidateAfterMerge(queryClient);
+}

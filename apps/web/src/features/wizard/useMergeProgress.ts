@@ -7,8 +7,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useStore } from 'react-redux';
 import { useTranslation } from 'react-i18next';
-import { useQueryClient } from '@tanstack/react-query';
-import type { MergeRequest, TemplateOutputSettings } from '@sheaf/shared';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Merge, MergeRequest, TemplateOutputSettings } from '@sheaf/shared';
 import { errorDetailsOf } from '../../api/apiError.ts';
 import { api, ApiError } from '../../api/client.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
@@ -16,52 +16,45 @@ import { invalidateAfterMerge } from '../../api/routeQuery.ts';
 import { useNotify } from '../../app/snackbar.tsx';
 import type { RootState } from '../../app/store.ts';
 import { translateError } from '../../i18n/errors.ts';
-import { startPolling } from '../../lib/polling.ts';
-import { buildMergeRequest, newMergeId, POLL_INTERVAL_MS, pollDelay, retryWhile } from './mergeRules.ts';
+import { isTransientError, mergeAnswered, mergeQuery } from './api.ts';
+import { buildMergeRequest, newMergeId, retryWhile } from './mergeRules.ts';
 import { isMergeRunning } from './stepRules.ts';
 import { mergeCancelled, mergeFailed, mergeOffline, mergeOnline, mergeStarted, mergeUpdated, sheetBounds } from './wizardSlice.ts';
 
-function useMergeEnded(): () => void {
-  const queryClient = useQueryClient();
-  return useCallback(() => {
-    invalidateAfterMerge(queryClient);
-  }, [queryClient]);
-}
-
-/** Polls the running merge of the wizard; mounted once by the wizard page. */
+/**
+ * Polls the merge the wizard follows, through its query (features/wizard/api.ts); mounted once by the
+ * wizard page. Each answer moves the status view on; the answers themselves stay in the query cache.
+ */
 export function useMergePoller(): void {
   const dispatch = useAppDispatch();
-  const ended = useMergeEnded();
-  const templateId = useAppSelector((state) => state.wizard.template?.id);
-  const mergeId = useAppSelector((state) => state.wizard.mergeId);
+  const templateId = useAppSelector((state) => state.wizard.template?.id ?? '');
+  const mergeId = useAppSelector((state) => state.wizard.mergeId ?? '');
   const running = useAppSelector((state) => isMergeRunning(state.wizard.mailMergeStatus));
+  const poll = useQuery({ ...mergeQuery(templateId, mergeId), enabled: templateId !== '' && mergeId !== '' && running });
+  const { data, dataUpdatedAt, error, failureReason, fetchStatus } = poll;
 
   useEffect(() => {
-    if (!templateId || !mergeId || !running) return undefined;
-    let failures = 0;
-    return startPolling(async (signal) => {
-      try {
-        const merge = await api.call('getMerge', { params: { id: templateId, mergeId }, signal });
-        failures = 0;
-        dispatch(mergeOnline());
-        dispatch(mergeUpdated(merge));
-        if (merge.status === 'queued' || merge.status === 'generating') return POLL_INTERVAL_MS;
-        ended();
-        return null;
-      } catch (error) {
-        if (signal.aborted || (error instanceof ApiError && error.isCancelled)) return null;
-        if (error instanceof ApiError && (error.isNetwork || error.status >= 500)) {
-          // Offline (or the server briefly unwell): the merge goes on; ask again, backing off.
-          failures++;
-          if (error.isNetwork) dispatch(mergeOffline());
-          return pollDelay(failures);
-        }
-        dispatch(mergeFailed(errorDetailsOf(error)));
-        ended();
-        return null;
-      }
-    }, POLL_INTERVAL_MS);
-  }, [templateId, mergeId, running, dispatch, ended]);
+    if (data) dispatch(mergeUpdated(data));
+  }, [data, dataUpdatedAt, dispatch]);
+
+  // Offline (the browser says so, or the calls fail on the network): the merge goes on on the server.
+  const offline = fetchStatus === 'paused' || (failureReason instanceof ApiError && failureReason.isNetwork);
+  useEffect(() => {
+    dispatch(offline ? mergeOffline() : mergeOnline());
+  }, [offline, dispatch]);
+
+  useEffect(() => {
+    if (error && !isTransientError(error) && !(error instanceof ApiError && error.isCancelled)) dispatch(mergeFailed(errorDetailsOf(error)));
+  }, [error, dispatch]);
+}
+
+/** The merge the wizard follows as last answered (progress, file, issues); null before the first answer. */
+export function useFollowedMerge(mergeIdOf: (state: RootState) => string | null = (state) => state.wizard.mergeId): Merge | null {
+  const templateId = useAppSelector((state) => state.wizard.template?.id ?? '');
+  const mergeId = useAppSelector(mergeIdOf) ?? '';
+  // A reader only: the poller above asks the server.
+  const merge = useQuery({ ...mergeQuery(templateId, mergeId), enabled: false });
+  return mergeId ? merge.data ?? null : null;
 }
 
 export interface MergeActions {
@@ -79,7 +72,7 @@ export function useMergeActions(): MergeActions {
   const dispatch = useAppDispatch();
   const store = useStore<RootState>();
   const notify = useNotify();
-  const ended = useMergeEnded();
+  const queryClient = useQueryClient();
   const { t } = useTranslation(['wizard', 'errors']);
   const [cancelling, setCancelling] = useState(false);
 
@@ -93,12 +86,12 @@ export function useMergeActions(): MergeActions {
     try {
       const body = buildMergeRequest({ mergeId, customName: template.customName, output, selection: rowSelection, sheet, limitToCredits });
       const merge = await api.call('startMerge', { params: { id: template.id }, body: { ...body, templateId: template.id, ...(email ? { email } : {}) } });
+      mergeAnswered(queryClient, merge);
       dispatch(mergeUpdated(merge));
-      if (merge.status !== 'queued' && merge.status !== 'generating') ended();
     } catch (error) {
       dispatch(mergeFailed({ ...errorDetailsOf(error), offline: error instanceof ApiError && error.isNetwork }));
     }
-  }, [dispatch, store, ended]);
+  }, [dispatch, store, queryClient]);
 
   const cancel = useCallback(async () => {
     const { template, mergeId } = store.getState().wizard;
@@ -109,17 +102,18 @@ export function useMergeActions(): MergeActions {
         () => api.call('cancelMerge', { params: { id: template.id, mergeId } }),
         (error) => error instanceof ApiError && error.code === 'merge/not-found',
       );
+      mergeAnswered(queryClient, merge);
       dispatch(mergeUpdated(merge));
       // A cancel the server accepted ends the merge for the user, even if its last batch still finishes.
       dispatch(mergeCancelled());
-      ended();
+      invalidateAfterMerge(queryClient);
       notify('success', t('cancelMerge.success'));
     } catch (error) {
       notify('error', `${t('cancelMerge.failure')} ${translateError(error, t)}`);
     } finally {
       setCancelling(false);
     }
-  }, [dispatch, store, notify, t, ended]);
+  }, [dispatch, store, queryClient, notify, t]);
 
   return { start, cancel, cancelling };
 }

@@ -6,12 +6,14 @@ import { useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'react-redux';
+import { useQueryClient } from '@tanstack/react-query';
 import type { Merge } from '@sheaf/shared';
 import { api, ApiError } from '../../api/client.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
 import { useNotify } from '../../app/snackbar.tsx';
 import type { RootState } from '../../app/store.ts';
 import { translateError } from '../../i18n/errors.ts';
+import { mergeAnswered } from './api.ts';
 import { mergeResumed, templateLoaded, wizardLeft } from './wizardSlice.ts';
 
 /** After a reload, a merge started from the wizard may still run: pick its progress up again. */
@@ -34,13 +36,16 @@ export function useWizardTemplate(templateId: string): TemplateLoad {
   const store = useStore<RootState>();
   const navigate = useNavigate();
   const notify = useNotify();
+  const queryClient = useQueryClient();
   const [load, setLoad] = useState<TemplateLoad>({ state: 'loading' });
   const [attempt, setAttempt] = useState(0);
   const retry = useCallback(() => setAttempt((count) => count + 1), []);
   const resumeRunningMerge = useCallback(async (templateId: string, signal: AbortSignal) => {
     const running = await findRunningMerge(templateId, signal);
-    if (running && !signal.aborted) dispatch(mergeResumed(running));
-  }, [dispatch]);
+    if (!running || signal.aborted) return;
+    mergeAnswered(queryClient, running);
+    dispatch(mergeResumed(running));
+  }, [dispatch, queryClient]);
 
   useEffect(() => {
     if (templateId === 'new') {

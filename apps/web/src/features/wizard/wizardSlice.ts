@@ -1,7 +1,9 @@
 /**
  * Wizard state (spec section 3 "Wizard state"): the template and spreadsheet being merged, the step,
- * the merge's status view and progress, and the rows to generate. The navbar reads the crumbs and
- * asks for a step with `requestStep`; the wizard page performs the change with its own rules.
+ * which merge the status view follows and where it stands, and the rows to generate. The merge's and
+ * the mailing's answers (progress, file, report) stay in the query cache (features/wizard/api.ts,
+ * features/email/api.ts). The navbar reads the crumbs and asks for a step with `requestStep`; the
+ * wizard page performs the change with its own rules.
  */
 import { createSelector, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { ExcelMeta, MailingReport, Merge, TemplateDetail, TemplateOutputSettings } from '@sheaf/shared';
@@ -27,11 +29,8 @@ export interface WizardState {
   mailMergeStatus: MailMergeStatus;
   mailMergeError: MailMergeError | null;
   openEncryptionDialog: boolean;
-  /** Download links of the finished merge. */
-  mergeUrls: string[];
+  /** The merge the status view follows; its answers (progress, file, issues) are in the query cache (features/wizard/api.ts). */
   mergeId: string | null;
-  /** The merge as last polled (progress, file, issues). */
-  merge: Merge | null;
   /** Documents the started merge should make, shown until the first poll answers. */
   expectedTotal: number;
   rowSelection: RowSelectionState;
@@ -59,9 +58,7 @@ const initialState: WizardState = {
   mailMergeStatus: 'initial',
   mailMergeError: null,
   openEncryptionDialog: false,
-  mergeUrls: [],
   mergeId: null,
-  merge: null,
   expectedTotal: 0,
   rowSelection: ALL_ROWS,
   mergeSpecificRows: '',
@@ -90,9 +87,7 @@ function recount(state: WizardState): void {
 function resetMergeState(state: WizardState): void {
   state.mailMergeStatus = 'initial';
   state.mailMergeError = null;
-  state.mergeUrls = [];
   state.mergeId = null;
-  state.merge = null;
   state.autoStartMerge = false;
 }
 
@@ -169,21 +164,18 @@ const wizardSlice = createSlice({
     mergeResumed(state, action: PayloadAction<Merge>) {
       if (state.mergeId !== null || action.payload.templateId !== state.template?.id) return;
       state.mergeId = action.payload.mergeId;
-      state.merge = action.payload;
       state.mailMergeStatus = 'checker';
       state.activeStep = LAST_STEP;
       if (action.payload.mailingStatus === 'queued' || action.payload.mailingStatus === 'sending') state.mailing = mailing.resumed(action.payload.mergeId);
     },
-    /** A poll answered: progress, or the end of the merge. */
+    /** A merge answer (start, poll, cancel): the status view follows it to its end. */
     mergeUpdated(state, action: PayloadAction<Merge>) {
       const merge = action.payload;
       if (merge.mergeId !== state.mergeId) return;
       // A late progress answer never reopens a merge that has ended (e.g. just cancelled).
       const ended = state.mailMergeStatus === 'completed' || state.mailMergeStatus === 'cancelled' || state.mailMergeStatus === 'error';
       if (ended && statusOfMerge(merge) === 'checker') return;
-      state.merge = merge;
       state.mailMergeStatus = statusOfMerge(merge);
-      state.mergeUrls = merge.downloadUrl ? [merge.downloadUrl] : [];
       state.mailMergeError = merge.status === 'error' && merge.error ? { ...merge.error } : null;
       if (merge.status === 'error') state.mailing = mailing.withSendFailure(state.mailing, merge.error ? { ...merge.error } : { code: 'generic/something-wrong', message: '' });
     },
