@@ -8,7 +8,7 @@ import { PDFArray, PDFDict, PDFName, PDFRef, decodePDFRawStream, PDFRawStream, t
 import { zlibSync } from 'fflate';
 import { ascii, concatBytes } from '../pdf/bytes.ts';
 import { classicXrefSection, serializeObject, serializeSection, xrefStreamSection, type XrefPlacement } from '../pdf/writer.ts';
-import { updatedFormObjects, type MergePlan } from './plan.ts';
+import { catalogWithFieldCopies, updatedFormObjects, type MergePlan } from './plan.ts';
 import { drawPage } from './rowDrawing.ts';
 import { resourcesWith } from './pageObjects.ts';
 import { streamObject } from './streams.ts';
@@ -78,14 +78,26 @@ export class CombinedWriter {
     const kids: number[] = [];
     const writtenImages = new Set<number>();
     const fields: PDFRef[] = [];
+    const rowFields: PDFRef[] = [];
     let pageIndex = 0;
     for (const row of rows) {
+      const pageNumbers = template.pages.map(() => next++);
+      // Kept form fields: the row's own copy, named for the row when rows share the document.
+      const formCopy = plan.forms.rowCopy(row, {
+        pageRef: (index) => PDFRef.of(pageNumbers[index]!),
+        allocate: () => PDFRef.of(next++),
+        parentName: rows.length > 1 ? `row${plan.sheet.rowNumber(row)}` : undefined,
+      });
+      if (formCopy) {
+        for (const [ref, object] of formCopy.objects) yield emit(ref.objectNumber, serializeObject(ref, object));
+        rowFields.push(...formCopy.fields);
+      }
       for (const page of template.pages) {
         const parent = leaves[Math.floor(pageIndex / KIDS_PER_NODE)]!;
         const used = new Set<string>();
         const operators = drawPage(plan.draw, page, plan.byPage.get(page.index) ?? [], row, (name) => used.add(name));
         const contentNumber = next++;
-        const pageNumber = next++;
+        const pageNumber = pageNumbers[page.index]!;
         kids.push(pageNumber);
         yield emit(contentNumber, streamObject(contentNumber, `q /${FORM_NAME} Do Q\n${operators}`, plan.options.isCompressedOutput));
 
@@ -104,7 +116,7 @@ export class CombinedWriter {
           }
           resources = resourcesFor(plan, page, this.forms.get(page.index)!, images);
         }
-        const annots: PDFRef[] = [];
+        const annots: PDFRef[] = [...(formCopy?.widgetsByPage.get(page.index) ?? [])];
         // An annotation belongs to one page: each output page gets its own copies.
         for (const annotation of this.annotations.get(page.index)!) {
           const copyNumber = next++;
@@ -148,8 +160,10 @@ export class CombinedWriter {
     }
 
     const rootRef = template.chain.trailer.get(PDFName.of('Root')) as PDFRef;
-    // Template fields cannot repeat across pages: combined output always flattens them.
-    const [[, catalog]] = updatedFormObjects(context, rootRef, { signatureFields: fields, dropTemplateFields: true, dropXfa: true }) as [[PDFRef, PDFDict]];
+    // Fields are flattened into the page forms, or kept as per-row copies.
+    const catalog = plan.forms.flatten || !plan.forms.hasFields
+      ? (updatedFormObjects(context, rootRef, { signatureFields: fields, dropTemplateFields: true, dropXfa: true }) as [[PDFRef, PDFDict]])[0][1]
+      : catalogWithFieldCopies(context, rootRef, rowFields, fields);
     for (const key of DROPPED_CATALOG_KEYS) catalog.delete(PDFName.of(key));
     catalog.set(PDFName.of('Pages'), PDFRef.of(rootPages > 0 ? rootPages : leaves[0]!));
     yield emit(rootRef.objectNumber, serializeObject(rootRef, catalog));
@@ -220,8 +234,8 @@ function* batched(source: Iterable<Uint8Array>, blockSize = 65_536): Generator<U
 const LINKED_ANNOTATION_KEYS = ['Popup', 'IRT', 'Parent'];
 
 /**
- * The page's annotations other than form widgets (flattened into the page) and pop-ups (they hang
- * off another annotation), as templates to copy.
+ * The page's annotations other than form widgets (flattened into the page, or copied per row with
+ * their fields) and pop-ups (they hang off another annotation), as templates to copy.
  */
 function copyableAnnotations(plan: MergePlan, page: TemplatePage): PDFDict[] {
   const { context } = plan;

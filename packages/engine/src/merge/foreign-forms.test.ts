@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PDFArray, PDFDocument, PDFName, type PDFNumber } from 'pdf-lib';
+import { PDFArray, PDFCheckBox, PDFDocument, PDFName, PDFRadioGroup, PDFTextField, type PDFNumber } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPORTLAB_FORM, REPORTLAB_FORM_WITHOUT_SUBTYPE, REPORTLAB_MISSING } from '../../../../scripts/fixtures/foreign-forms.ts';
 import {
@@ -102,10 +102,26 @@ describe.skipIf(!hasFixtures).each([
     });
   });
 
+  it('keeps the fields in combined output with "Keep form fields" on: each row its own copy, named for the row', async () => {
+    const { file, bytes } = await mergeCombined(folder, { ...request(), sheet: table(['Note', 'city'], ROWS.map(([note], i) => [note!, `City ${i + 2}`])) });
+    expectQpdfClean(file);
+    const form = (await PDFDocument.load(bytes)).getForm();
+    for (const rowNumber of [2, 3]) {
+      const field = (name: string) => form.getField(`row${rowNumber}.${name}`);
+      expect((field('city') as PDFTextField).getText()).toBe(`City ${rowNumber}`);
+      expect((field('full_name') as PDFTextField).getText()).toBe('Grace Hopper');
+      expect([(field('newsletter') as PDFCheckBox).isChecked(), (field('sms') as PDFCheckBox).isChecked()]).toEqual([true, false]);
+      expect((field('size') as PDFRadioGroup).getSelected()).toBe('medium');
+    }
+    expect(form.getFields()).toHaveLength(2 * 17);
+    const pages = pageTexts(file);
+    pages.forEach((text, index) => expect(text).toContain(`City ${index + 2}`));
+  });
+
   it('keeps every value in combined output, on every row’s page', async () => {
     const widgets = await buttonWidgets(template);
     const before = buttonInk(folder.write('template.pdf', template), 1, widgets);
-    const { file } = await mergeCombined(folder, request());
+    const { file } = await mergeCombined(folder, request({ isKeepFormOutput: false }));
     expectQpdfClean(file);
     const pages = pageTexts(file);
     expect(pages).toHaveLength(2);

@@ -83,7 +83,8 @@ function kindOf(name: PDFName): FieldKind {
   return value === 'Tx' || value === 'Btn' || value === 'Ch' || value === 'Sig' ? value : 'other';
 }
 
-function annotationPages(template: Template): Map<number, number> {
+/** Page index of each annotation object number the pages list. */
+export function annotationPages(template: Template): Map<number, number> {
   const { context } = template.doc;
   const map = new Map<number, number>();
   for (const page of template.pages) {
@@ -94,7 +95,7 @@ function annotationPages(template: Template): Map<number, number> {
   return map;
 }
 
-function pageOfP(template: Template, widget: PDFDict): number | undefined {
+export function pageOfP(template: Template, widget: PDFDict): number | undefined {
   const p = widget.get(PDFName.of('P'));
   if (!(p instanceof PDFRef)) return undefined;
   const page = template.pages.find((candidate) => candidate.ref.objectNumber === p.objectNumber);

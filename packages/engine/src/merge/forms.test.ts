@@ -2,6 +2,7 @@
  * Template form fields named like spreadsheet headings (corpus/acroform.pdf: name, subscribe,
  * postcode, country, signature): kept editable with each row's values, or flattened into the page.
  */
+import { PDFCheckBox, PDFDocument, PDFDropdown, PDFTextField } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   allObjects, expectQpdfClean, fixture, formFields, mergeCombined, mergeSeparate, pageTexts, pdfText, placeholder, qpdfJson, render, inkIn, scratch,
@@ -74,6 +75,52 @@ describe('form fields kept editable', () => {
   });
 });
 
+describe('form fields kept editable in combined output', () => {
+  /** The output's AcroForm as pdf-lib reads it: full name -> value (text, or the chosen state). */
+  async function fieldValues(bytes: Uint8Array): Promise<Map<string, string | undefined>> {
+    const form = (await PDFDocument.load(bytes)).getForm();
+    return new Map(form.getFields().map((field) => {
+      if (field instanceof PDFTextField) return [field.getName(), field.getText()];
+      if (field instanceof PDFCheckBox) return [field.getName(), field.isChecked() ? 'checked' : 'unchecked'];
+      if (field instanceof PDFDropdown) return [field.getName(), field.getSelected().join()];
+      return [field.getName(), undefined];
+    }));
+  }
+
+  it('keeps each row its own fields, named for the row, with the row’s values on its page', async () => {
+    const { file, bytes } = await mergeCombined(folder, request());
+    expectQpdfClean(file);
+    const values = await fieldValues(bytes);
+    ROWS.forEach((row, i) => {
+      const prefix = `row${i + 2}.`;
+      expect(values.get(`${prefix}name`)).toBe(row.name);
+      expect(values.get(`${prefix}country`)).toBe(row.country);
+      expect(values.get(`${prefix}postcode`)).toBe(row.postcode);
+      expect(values.get(`${prefix}subscribe`)).toBe(row.subscribe === 'yes' ? 'checked' : 'unchecked');
+      expect(values.has(`${prefix}signature`)).toBe(true);
+    });
+    // Every field once per row, and nothing else.
+    expect([...values.keys()].sort()).toEqual(ROWS.flatMap((_, i) => ['country', 'name', 'postcode', 'signature', 'subscribe'].map((name) => `row${i + 2}.${name}`)).sort());
+    // qpdf sees each row's widgets on that row's page, and the pages show the row's values.
+    for (const field of formFields(file)) expect(field.pageposfrom1).toBe(field.fullname.startsWith('row2.') ? 1 : 2);
+    const pages = pageTexts(file);
+    ROWS.forEach((row, i) => {
+      for (const value of [row.name, row.country, row.note]) expect(pages[i]).toContain(value);
+      for (const old of TEMPLATE_VALUES) expect(pages[i]).not.toContain(old);
+    });
+    expect(inkIn(render(file, 1, { dpi: 100 }), CHECKBOX_INSIDE)).toBeGreaterThan(15);
+    expect(inkIn(render(file, 2, { dpi: 100 }), CHECKBOX_INSIDE)).toBe(0);
+  });
+
+  it('keeps the template’s field names when the document holds one row', async () => {
+    const { file, bytes } = await mergeCombined(folder, { ...request(), rows: { kind: 'range', startRow: 3, endRow: 3 } });
+    expectQpdfClean(file);
+    const values = await fieldValues(bytes);
+    expect(values.get('name')).toBe(ROWS[1]!.name);
+    expect(values.get('subscribe')).toBe('unchecked');
+  });
+});
+
 describe('XFA forms kept editable', () => {
   it('drop the XFA packets so every viewer shows the row’s value', async () => {
     const column = 'form1[0].#subform[0].name[0]';
@@ -111,8 +158,8 @@ describe('form fields flattened', () => {
     expect(ticks[1]).toBe(0);
   });
 
-  it('are always flattened in combined output, one row per page', async () => {
-    const { file } = await mergeCombined(folder, request());
+  it('are flattened in combined output too, one row per page', async () => {
+    const { file } = await mergeCombined(folder, request({ isKeepFormOutput: false }));
     expectQpdfClean(file);
     expect(formFields(file).filter((field) => field.fieldtype !== '/Sig')).toEqual([]);
     const pages = pageTexts(file);

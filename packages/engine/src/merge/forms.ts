@@ -13,6 +13,7 @@ import type { Template } from '../pdf/template.ts';
 import { readFormFields, resolve, type FormField, type FormWidget } from './formFields.ts';
 import { columnIndex } from './placed.ts';
 import { fieldAppearance, widgetLook, type WidgetLook } from './fieldAppearance.ts';
+import { copyFieldTree, readFieldTree, type CopyTarget, type RowFormCopy } from './formCopies.ts';
 
 const TRUTHY = new Set(['true', 'yes', 'y', 'x', '1', 'on', 'checked', '✓', '✔', 'ja', 'oui', 'sí', 'si', '是']);
 const HIDDEN_FLAG = 2;
@@ -34,6 +35,11 @@ export interface FormPlan {
   appearanceOperators(pageIndex: number, row: number): string;
   /** Keep: the field, widget and appearance objects that carry a row's values. */
   rowObjects(row: number): Array<[PDFRef, PDFObject]>;
+  /**
+   * Keep, several rows in one document: the row's own copy of every field, filled with its values
+   * (undefined when flattening or without fields).
+   */
+  rowCopy(row: number, target: CopyTarget): RowFormCopy | undefined;
   /** Text each row shows in fields, for font collection. */
   collect(fonts: FontRegistry, row: number): void;
   /** Whether rows fill any template field (kept editable, XFA must then go). */
@@ -66,6 +72,7 @@ export function planForms(template: Template, sheet: SheetData, flatten: boolean
     });
   }
   const matchedByField = new Map(matched.map((m) => [m.field.ref.objectNumber, m]));
+  const fieldTree = flatten ? undefined : readFieldTree(template);
 
   const removed = new Map<number, Set<number>>();
   const forms = new Map<number, Map<string, PDFRef>>();
@@ -134,6 +141,18 @@ export function planForms(template: Template, sheet: SheetData, flatten: boolean
         if (m.looks.some((look) => look.combCells > 0)) for (const character of value) fonts.collect(character, { ...m.style, align: 'center', wrap: false });
       }
     },
+    rowCopy(row, target) {
+      if (!fieldTree) return undefined;
+      const copied = copyFieldTree(context, fieldTree, target);
+      for (const m of matched) {
+        fillField(context, m, sheet.text(row, m.column), registry(), fontRefs(), {
+          dictOf: (ref) => copied.copies.get(ref.objectNumber)?.[1] ?? (context.obj({}) as PDFDict),
+          appearanceRef: () => target.allocate(),
+          addAppearance: (ref, stream) => copied.objects.push([ref, stream]),
+        });
+      }
+      return copied;
+    },
     rowObjects(row) {
       if (flatten) return [];
       const objects: Array<[PDFRef, PDFObject]> = [];
@@ -143,11 +162,35 @@ export function planForms(template: Template, sheet: SheetData, flatten: boolean
   };
 }
 
+/** Where a filled field's entries go: the dictionaries standing for the template's objects. */
+interface FieldTarget {
+  /** The dictionary to write for the template's field or widget `ref` (the same one when they are merged). */
+  dictOf(ref: PDFRef): PDFDict;
+  /** The object the appearance stream of widget `index` is written as. */
+  appearanceRef(index: number): PDFRef;
+  addAppearance(ref: PDFRef, stream: PDFObject): void;
+}
+
 /** A filled field's objects for one row: the field with /V, each widget with its appearance. */
 function filledField(context: PDFContext, m: MatchedField, value: string, fonts: FontRegistry, fontRefs: Map<string, PDFRef>): Array<[PDFRef, PDFObject]> {
+  const copies = new Map<number, [PDFRef, PDFDict]>();
+  const appearances: Array<[PDFRef, PDFObject]> = [];
+  fillField(context, m, value, fonts, fontRefs, {
+    dictOf(ref) {
+      let entry = copies.get(ref.objectNumber);
+      if (!entry) copies.set(ref.objectNumber, (entry = [ref, copy(context, context.lookup(ref) as PDFDict)]));
+      return entry[1];
+    },
+    appearanceRef: (index) => m.appearanceRefs[index]!,
+    addAppearance: (ref, stream) => appearances.push([ref, stream]),
+  });
+  return [...copies.values(), ...appearances];
+}
+
+/** Writes a row's value into the field: /V, and per widget its /AS (buttons) or a fresh appearance. */
+function fillField(context: PDFContext, m: MatchedField, value: string, fonts: FontRegistry, fontRefs: Map<string, PDFRef>, target: FieldTarget): void {
   const { field } = m;
-  const fieldDict = copy(context, field.dict);
-  const objects: Array<[PDFRef, PDFObject]> = [[field.ref, fieldDict]];
+  const fieldDict = target.dictOf(field.ref);
   if (field.kind === 'Btn') {
     let chosen: string | undefined;
     for (const widget of field.widgets) {
@@ -155,12 +198,10 @@ function filledField(context: PDFContext, m: MatchedField, value: string, fonts:
       const on = onState(states);
       const isOn = field.widgets.length > 1 ? on !== undefined && on.toLowerCase() === value.trim().toLowerCase() : checked(value, on);
       if (isOn) chosen = on;
-      const dict = widget.ref === field.ref ? fieldDict : copy(context, widget.dict);
-      dict.set(PDFName.of('AS'), PDFName.of(isOn && on ? on : 'Off'));
-      if (widget.ref !== field.ref) objects.push([widget.ref, dict]);
+      target.dictOf(widget.ref).set(PDFName.of('AS'), PDFName.of(isOn && on ? on : 'Off'));
     }
     fieldDict.set(PDFName.of('V'), PDFName.of(chosen ?? 'Off'));
-    return objects;
+    return;
   }
   fieldDict.set(PDFName.of('V'), PDFHexString.fromText(value));
   field.widgets.forEach((widget, i) => {
@@ -171,13 +212,10 @@ function filledField(context: PDFContext, m: MatchedField, value: string, fonts:
       BBox: [0, 0, Number(pdfNumber(look.width)), Number(pdfNumber(look.height))],
       Resources: { Font: Object.fromEntries(fontRefs) },
     });
-    const ref = m.appearanceRefs[i]!;
-    objects.push([ref, stream]);
-    const dict = widget.ref === field.ref ? fieldDict : copy(context, widget.dict);
-    dict.set(PDFName.of('AP'), context.obj({ N: ref }));
-    if (widget.ref !== field.ref) objects.push([widget.ref, dict]);
+    const ref = target.appearanceRef(i);
+    target.addAppearance(ref, stream);
+    target.dictOf(widget.ref).set(PDFName.of('AP'), context.obj({ N: ref }));
   });
-  return objects;
 }
 
 /** The field's text style from its default appearance (/DA) and quadding (/Q). */

@@ -66,7 +66,8 @@ export async function buildPlan(input: MergeInput): Promise<MergePlan> {
     ? await blankTemplate(input.template, options.isTryRepair)
     : await loadTemplate(input.template, { repair: options.isTryRepair });
   const context = template.doc.context;
-  const flatten = options.isCombinedOutput || !options.isKeepFormOutput;
+  // Kept in combined output too: each row gets its own copy of the fields (formCopies.ts).
+  const flatten = !options.isKeepFormOutput;
   let fontRefs = new Map<string, PDFRef>();
   const fonts = new FontRegistry({ customFonts: input.fonts ?? new Map(), fallbackFonts: input.fallbackFonts, resourcePrefix: 'Sheaf' });
   const forms = planForms(template, sheet, flatten, () => fonts, () => fontRefs);
@@ -223,6 +224,26 @@ export function updatedFormObjects(context: PDFContext, rootRef: PDFRef, change:
   const newCatalog = copyOf(catalog);
   newCatalog.set(PDFName.of('AcroForm'), acroForm);
   return [[rootRef, newCatalog]];
+}
+
+/**
+ * The catalog of a document where several rows keep their form fields: the template's AcroForm
+ * (default appearance, resources) with /Fields replaced by the rows' copies and our signature fields,
+ * XFA dropped (it would describe the template's single set of fields).
+ */
+export function catalogWithFieldCopies(context: PDFContext, rootRef: PDFRef, fields: PDFRef[], signatureFields: PDFRef[]): PDFDict {
+  const catalog = context.lookup(rootRef) as PDFDict;
+  const existing = catalog.get(PDFName.of('AcroForm'));
+  const resolved = existing instanceof PDFRef ? context.lookup(existing) : existing;
+  const acroForm = context.obj({}) as PDFDict;
+  if (resolved instanceof PDFDict) for (const [key, value] of resolved.entries()) acroForm.set(key, value);
+  acroForm.set(PDFName.of('Fields'), context.obj([...fields, ...signatureFields]));
+  if (signatureFields.length) acroForm.set(PDFName.of('SigFlags'), context.obj(1));
+  acroForm.delete(PDFName.of('XFA'));
+  const newCatalog = context.obj({}) as PDFDict;
+  for (const [key, value] of catalog.entries()) newCatalog.set(key, value);
+  newCatalog.set(PDFName.of('AcroForm'), acroForm);
+  return newCatalog;
 }
 
 /** "Placeholders only": blank pages of the template's size, built once and used as the base. */
