@@ -7,6 +7,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { browserSession, TEST_TIMEOUT } from './support/session.ts';
+import { tempFile, xlsx } from './support/flows.ts';
 import { addTemplate, createAccount, fixture, logIn, rememberLanguage, text, type Account } from './support/screens.ts';
 
 const session = browserSession();
@@ -124,6 +125,49 @@ describe('the editor', { timeout: TEST_TIMEOUT }, () => {
     await page.mouse.wheel(0, -20_000);
     await expect.poll(scrollTop).toBe(0);
     await expect.poll(() => field.inputValue()).toBe('1');
+  });
+});
+
+const stepOf = (page: Page) => new URL(page.url()).searchParams.get('step');
+const activeStep = (page: Page) => page.getByRole('navigation', { name: 'Wizard navigation' }).page().locator('[aria-current="step"]').innerText();
+const scrollY = (page: Page) => page.evaluate('window.scrollY') as Promise<number>;
+/** A sheet long enough that step 3 scrolls. */
+const LONG_SHEET = xlsx([['Name', 'City'], ...Array.from({ length: 40 }, (_, index) => [`Person ${index + 1}`, `City ${index + 1}`])]);
+
+describe('the wizard step in the address', { timeout: TEST_TIMEOUT }, () => {
+  it('a reload and Back/Forward keep the step; every step opens at its top', async () => {
+    const { page, templateId } = await withTemplate();
+    await openEditor(page, templateId);
+    expect(stepOf(page)).toBe('2');
+    await addByName(page, 'Name');
+    await bar(page).getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('heading', { name: 'Spreadsheet', level: 1 }).waitFor();
+    expect(stepOf(page)).toBe('3');
+
+    await page.reload();
+    await page.getByRole('heading', { name: 'Spreadsheet', level: 1 }).waitFor();
+    expect(await activeStep(page)).toContain('Spreadsheet');
+    expect(stepOf(page)).toBe('3');
+
+    await page.goBack();
+    await editorTools(page).waitFor();
+    expect(stepOf(page)).toBe('2');
+    // The editor saved on the way to step 3: the placeholder is still there.
+    await page.getByRole('button', { name: 'Placeholder Name on page 1' }).waitFor();
+    await page.goForward();
+    await page.getByRole('heading', { name: 'Spreadsheet', level: 1 }).waitFor();
+    expect(stepOf(page)).toBe('3');
+
+    // A long step 3, scrolled to its bottom: step 4 still opens at the top.
+    await page.getByLabel('Drop your spreadsheet here').setInputFiles(await tempFile('people.xlsx', LONG_SHEET));
+    await page.getByTestId('current-spreadsheet').getByText('40 data rows').waitFor();
+    await page.evaluate('window.scrollTo(0, document.body.scrollHeight)');
+    await expect.poll(() => scrollY(page)).toBeGreaterThan(0);
+    await bar(page).getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('heading', { name: 'Generate documents' }).waitFor();
+    expect(stepOf(page)).toBe('4');
+    await page.getByTestId('rows-to-generate').getByText('40 documents will be generated').waitFor();
+    expect(await scrollY(page)).toBe(0);
   });
 });
 

@@ -19,6 +19,7 @@ import { useWizardTemplate } from './useWizardTemplate.ts';
 import WizardBottomBar from './WizardBottomBar.tsx';
 import WizardStepper from './WizardStepper.tsx';
 import { useRunStep } from './wizardHooks.ts';
+import { useStepInUrl } from './useStepInUrl.ts';
 import { pendingStepHandled } from './wizardSlice.ts';
 import { useMailingPoller } from '../email/useMailingPoller.ts';
 
@@ -50,6 +51,7 @@ function Wizard({ templateId }: { templateId: string }) {
   useMergePoller();
   useMailingPoller();
   usePendingStep();
+  useStepInUrl(load.state === 'ready');
   const step = useAppSelector((state) => state.wizard.activeStep);
 
   if (load.state === 'loading') {
