@@ -46,7 +46,10 @@ export function isTextLike(placed: PlacedPlaceholder): boolean {
  * row uses so only those travel with its document.
  */
 export function drawPage(ctx: DrawContext, page: TemplatePage, placedOnPage: readonly PlacedPlaceholder[], row: number, onImage: (name: string) => void): string {
-  let body = '';
+  // The watermark goes beneath the placeholders, so their values stay legible, and codes are drawn
+  // on an opaque quiet zone over it, so scanners still read them.
+  const watermark = ctx.watermark(page);
+  let body = watermark;
   for (const placed of placedOnPage) {
     const { placeholder, box } = placed;
     switch (placeholder.type) {
@@ -66,6 +69,7 @@ export function drawPage(ctx: DrawContext, page: TemplatePage, placedOnPage: rea
         body += qrCodeOperators(ctx.sheet.text(row, placed.column), box, {
           errorCorrection: placeholder.typeSettings.errorCorrection ?? 'M',
           color: placeholder.fill,
+          opaque: watermark !== '',
         });
         break;
       case 'eSignature':
@@ -76,7 +80,6 @@ export function drawPage(ctx: DrawContext, page: TemplatePage, placedOnPage: rea
       }
     }
   }
-  body += ctx.watermark(page);
   const userSpace = ctx.userSpaceOperators(page, row);
   if (body === '') return userSpace;
   const [a, b, c, d, e, f] = page.visualToUser;

@@ -15,6 +15,11 @@ export interface QrOptions {
   errorCorrection?: QrErrorCorrection;
   /** Colour of the dark modules, "#rrggbb"; default black. */
   color?: string;
+  /**
+   * Paint the symbol's square, quiet zone included, opaque white first, so what lies beneath (a
+   * watermark) cannot fill light modules; default false (light modules left unpainted).
+   */
+  opaque?: boolean;
 }
 
 /** White modules around the symbol that scanners need (ISO/IEC 18004). */
@@ -56,8 +61,8 @@ export function fitsQrCode(text: string, level: QrErrorCorrection = 'M'): boolea
 /**
  * A QR code as PDF content-stream operators: one path of rectangles for the dark modules (each run of
  * dark modules in a row is one rectangle), filled once. The symbol is square, centred in the box, and
- * keeps a quiet zone of 4 modules inside it; the light modules are left unpainted. Empty text draws
- * nothing. Text too long for any QR code version throws SheafError 'merge/qr-too-long'.
+ * keeps a quiet zone of 4 modules inside it; the light modules are left unpainted unless `opaque`.
+ * Empty text draws nothing. Text too long for any QR code version throws SheafError 'merge/qr-too-long'.
  */
 export function qrCodeOperators(text: string, box: QrBox, options: QrOptions = {}): string {
   if (text === '') return '';
@@ -85,7 +90,12 @@ export function qrCodeOperators(text: string, box: QrBox, options: QrOptions = {
     yEdges[i] = Math.round((top - i * moduleSize) * 1000) / 1000;
   }
 
-  const parts: string[] = ['q', fillColour(options.color)];
+  const parts: string[] = ['q'];
+  if (options.opaque) {
+    const quiet = QUIET_ZONE_MODULES * moduleSize;
+    parts.push('1 g', `${coordinate(left - quiet)} ${coordinate(top + quiet - side)} ${coordinate(side)} ${coordinate(side)} re f`);
+  }
+  parts.push(fillColour(options.color));
   for (let row = 0; row < size; row++) {
     const rowStart = row * size;
     const bottom = coordinate(yEdges[row + 1]);
