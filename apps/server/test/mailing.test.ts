@@ -188,6 +188,9 @@ forEachDatabase((database: TestDatabase) => {
       expect(parsed.attachments.map((attachment) => attachment.filename)).toEqual([expect.stringMatching(/\.pdf$/), 'Terms.pdf']);
       expect(parsed.attachments[1]!.content.equals(terms)).toBe(true);
 
+      // The test email's attachment is named by the saved file-name pattern, as the mailing's would be.
+      const named = await server.inject('PATCH', `/templates/${templateId}`, { token: user.token, body: { output: { fileNamePattern: 'Letter-{{Last}}-{{First}}' } } });
+      expect(named.status, JSON.stringify(named.json)).toBe(200);
       const before = sink.accepted.length;
       const test = await server.inject('POST', `/templates/${templateId}/email/test`, { token: user.token, body: {} });
       expect(test.status, JSON.stringify(test.json)).toBe(200);
@@ -198,6 +201,7 @@ forEachDatabase((database: TestDatabase) => {
       const testMail = await parseMail(sent[0]!.raw);
       expect(testMail.subject).toBe('Your letter, Ada Lovelace');
       expect(pdfText(testMail.attachments[0]!.content)).toContain('Lovelace');
+      expect(testMail.attachments[0]!.filename).toBe('Letter-Lovelace-Ada.pdf');
       expect(testMail.html).not.toMatch(/\/t\/o\//);
     });
   });

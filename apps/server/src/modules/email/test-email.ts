@@ -40,7 +40,14 @@ export async function sendTestEmail(ctx: AppContext, ownerId: string, templateId
   const merge = await prepareMerge({
     template: loaded.bytes, placeholders: loaded.template.placeholders, sheet, images: loaded.images, fonts, fallbackFonts: fallback,
     rows: { kind: 'specific', specificRowsNumbers: String(rowNumber) },
-    options: { isCombinedOutput: false, isKeepFormOutput: loaded.template.output.isKeepFormOutput, isTryRepair: loaded.template.output.isTryRepair },
+    // The document as the mailing would attach it: the saved file-name pattern names it, the saved passwords protect it.
+    options: {
+      isCombinedOutput: false,
+      isKeepFormOutput: loaded.template.output.isKeepFormOutput,
+      isTryRepair: loaded.template.output.isTryRepair,
+      fileNamePattern: loaded.template.output.fileNamePattern.trim() || undefined,
+      passwordProtection: loaded.template.output.passwordProtection ?? undefined,
+    },
   });
   const document = merge.documents().next().value;
   if (!document) throw new SheafError('merge/bad-row-range', { rows: String(rowNumber), first: sheet.rowNumber(0), last: sheet.rowNumber(sheet.rowCount - 1) });
