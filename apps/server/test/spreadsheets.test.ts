@@ -1,8 +1,9 @@
 /** A template's spreadsheet through the HTTP API: upload and every rejection, rows, header row, copy, delete, preview. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_UPLOAD_BYTES, type ExcelMeta, type ExcelSheetResponse, type TemplateDetail } from '@sheaf/shared';
+import { FREE_PLAN_WATERMARK, MAX_UPLOAD_BYTES, type ExcelMeta, type ExcelSheetResponse, type TemplateDetail } from '@sheaf/shared';
 import { forEachDatabase, startTestServer } from './harness.ts';
 import { csv, fixture, makePdf, pdfText, placeholder } from './library-support.ts';
+import { pdfFacts, setPlan } from './merge-support.ts';
 
 type TestServer = Awaited<ReturnType<typeof startTestServer>>;
 
@@ -150,6 +151,23 @@ forEachDatabase((database) => {
         const text = await pdfText(response.body);
         for (const value of ['Bob', 'Marley-Montgomery', 'Cyd', 'Ng']) expect(text).toContain(value);
         expect(text).not.toContain('Ann');
+      });
+
+      it('shows the watermark the plan adds to merges: the Free plan’s, and none on Pro', async () => {
+        const id = await newTemplate();
+        await uploadSheet(id, 'people.csv', PEOPLE);
+        const stamp = FREE_PLAN_WATERMARK.replace(/\s+/g, '');
+        const raw = async () => pdfFacts(Buffer.from((await preview(id, { startRow: 2, endRow: 2 })).body)).rawPages.join('');
+        const free = await raw();
+        expect(free.replace(/\s+/g, '')).toContain(stamp);
+        await setPlan(server, user.uid, 'Pro');
+        try {
+          const pro = await raw();
+          expect(pro).toContain('Ann');
+          expect(pro.replace(/\s+/g, '')).not.toContain(stamp);
+        } finally {
+          await setPlan(server, user.uid, 'Free');
+        }
       });
 
       it('fills every row with the longest value of each column when asked', async () => {

@@ -4,9 +4,10 @@
  * with the longest value of its column, so the user sees whether the box is big enough.
  */
 import { prepareMerge, sheetFromTable, type CellValue, type SheetData } from '@sheaf/engine';
-import { SheafError, type Placeholder } from '@sheaf/shared';
+import { entitlements, FREE_PLAN_WATERMARK, SheafError, type Placeholder } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
 import { loadUserFonts } from '../fonts/index.ts';
+import { currentPeriod } from '../users/index.ts';
 import { findSpreadsheetRow, loadSheet } from '../spreadsheets/index.ts';
 import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { fallbackFonts } from './engine-fonts.ts';
@@ -99,6 +100,9 @@ export async function previewTemplate(ctx: AppContext, ownerId: string, id: stri
     ctx.blobs.get(blobLayout.template.pdf(id)), loadUserFonts(ctx, ownerId), loadImages(ctx, ownerId, id), fallbackFonts(),
   ]);
   const output = readOutput(ctx.config.encryptionKey, row.output);
+  // The preview shows the watermark the plan's merges will carry.
+  const { plan } = await currentPeriod(ctx.db, ownerId);
+  const watermark = entitlements(plan, ctx.config.EDITION).watermark ? FREE_PLAN_WATERMARK : undefined;
   const merge = await prepareMerge({
     template,
     placeholders: request.placeholders,
@@ -110,6 +114,7 @@ export async function previewTemplate(ctx: AppContext, ownerId: string, id: stri
       isOnlyPlaceholdersOutput: output.isOnlyPlaceholdersOutput,
       isTryRepair: output.isTryRepair,
       isCompressedOutput: true,
+      watermark,
     },
     fonts,
     images,
