@@ -24,6 +24,8 @@ export const queryKeys = {
     /** The attached spreadsheet's first rows; a different sheet (name, size, header row) is another key. */
     sheetPreview: (id: string, sheet: readonly unknown[]) => ['templates', 'sheetPreview', id, ...sheet] as const,
     recipientsCheck: (id: string, column: string | null, sheet: unknown) => ['templates', 'recipientsCheck', id, column, sheet] as const,
+    /** The editor's preview of unsaved placeholders over some rows (pictures of its pages). */
+    preview: (id: string, ...of: unknown[]) => ['templates', 'preview', id, ...of] as const,
   },
   merges: {
     all: ['merges'] as const,

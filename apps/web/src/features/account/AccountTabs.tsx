@@ -18,8 +18,13 @@ export default function AccountTabs({ isChildUser }: Props) {
   const current = tabs.find((tab) => tab.path === pathname)?.path ?? false;
   const [selected, setSelected] = useState<string | false>(current);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // The address changed (Back, a link): the selection follows it, in this render rather than the next.
+  const [selectedFor, setSelectedFor] = useState(current);
+  if (selectedFor !== current) {
+    setSelectedFor(current);
+    setSelected(current);
+  }
 
-  useEffect(() => setSelected(current), [current]);
   useEffect(() => () => clearTimeout(timer.current), []);
 
   return (

@@ -2,7 +2,7 @@
  * The column a placeholder reads: pick a heading or type any name (a column the spreadsheet lacks
  * is allowed but marked). The field keeps what is typed; the trimmed name reaches the placeholders.
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Autocomplete, TextField } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 
@@ -19,22 +19,23 @@ export default function ColumnField({ headings, value, missing, onCommit }: Colu
   const { t } = useTranslation('editor');
   const [draft, setDraft] = useState(value);
   const [focused, setFocused] = useState(false);
-  useEffect(() => {
-    if (!focused) setDraft(value);
-  }, [value, focused]);
   return (
     <Autocomplete
       freeSolo
       options={headings}
       value={value}
-      inputValue={draft}
+      // Outside the field's focus it shows the placeholder's column as it is now (undo, another placeholder).
+      inputValue={focused ? draft : value}
       onInputChange={(_, text, reason) => {
         if (reason === 'reset' && !focused) return;
         setDraft(text);
         if (clean(text)) onCommit(clean(text));
       }}
       onChange={(_, chosen) => typeof chosen === 'string' && clean(chosen) && onCommit(clean(chosen))}
-      onFocus={() => setFocused(true)}
+      onFocus={() => {
+        setDraft(value);
+        setFocused(true);
+      }}
       onBlur={() => {
         setFocused(false);
         setDraft(value);

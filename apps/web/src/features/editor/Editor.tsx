@@ -10,7 +10,7 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { templateLoaded } from '../wizard/wizardSlice.ts';
 import type { PDFDocumentProxy } from '../../lib/pdf.ts';
 import { pageSizeOf, type Size } from './geometry.ts';
-import { addPlaceholder, excelKey, select, selectEditorDoc, selectPlaceholders, setExcelOverride } from './editorSlice.ts';
+import { addPlaceholder, excelKey, select, selectEditorDoc, selectPlaceholders, selectSelection, setExcelOverride } from './editorSlice.ts';
 import { createPlaceholder, freeSpot } from './placeholders.ts';
 import { useCustomFonts, useLoadedFonts } from './fonts.ts';
 import { useEditorShortcuts } from './useEditorShortcuts.ts';
@@ -49,7 +49,7 @@ export default function Editor({ template, wizardExcel, excel, pages, pdf, pdfEr
 
   const readable = excel && !excel.message ? excel : null;
   const headings = readable ? readable.headers : null;
-  const selection = doc?.selection ?? [];
+  const selection = useAppSelector(selectSelection);
   const selected = useMemo(() => placeholders.filter((item) => selection.includes(item.id)), [placeholders, selection]);
   const currentPage = doc?.pageNumber ?? 1;
 

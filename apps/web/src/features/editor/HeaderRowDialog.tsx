@@ -3,7 +3,7 @@
  * answers with its new headings, which replace the headings list; its errors (a row outside the
  * sheet, say) show in the dialog.
  */
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, TextField } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import type { TemplateDetail } from '@sheaf/shared';
@@ -26,12 +26,15 @@ export default function HeaderRowDialog({ open, templateId, current, onClose, on
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  useEffect(() => {
+  // Each opening (or another current row) starts from the current row, without an old error.
+  const [shownFor, setShownFor] = useState({ open, current });
+  if (shownFor.open !== open || shownFor.current !== current) {
+    setShownFor({ open, current });
     if (open) {
       setValue(String(current));
       setError(null);
     }
-  }, [open, current]);
+  }
 
   const row = Number(value);
   const valid = value.trim() !== '' && Number.isInteger(row) && row >= 1 && row <= 1_000_000;

@@ -53,13 +53,16 @@ export default function PagesView({ pdf, pages, headings, customFonts, loadedFon
     if (scroller && zoom === 0) dispatch(setZoom(Math.min(1.5, fitWidthZoom(pages, Math.max(200, scroller.clientWidth - 2 * PADDING - 16)))));
   }, [dispatch, pages, scroller, zoom]);
 
-  // After a zoom change, the page that was at the top stays at the top.
+  // After a zoom change, the page that was at the top stays at the top. Only a new zoom moves the
+  // view: scrolling moves the anchor, not the other way round.
+  const placedAtZoom = useRef(0);
   useLayoutEffect(() => {
-    if (!scroller || zoom === 0) return;
+    if (!scroller || zoom === 0 || placedAtZoom.current === zoom) return;
+    placedAtZoom.current = zoom;
     const { page, fraction } = anchor.current;
     const size = pageSizeOf(pages, page);
-    scroller.scrollTop = PADDING + (tops[page - 1] ?? 0) + fraction * size.height * zoom;
-  }, [zoom]); // only when the zoom changes: scrolling moves the anchor, not the other way round
+    scroller.scrollTo({ top: PADDING + (tops[page - 1] ?? 0) + fraction * size.height * zoom });
+  }, [zoom, pages, scroller, tops]);
 
   const onScroll = () => {
     if (!scroller || frame.current) return;

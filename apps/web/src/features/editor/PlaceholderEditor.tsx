@@ -3,7 +3,7 @@
  * state (keeping unsaved edits when the user comes back to the same template), fetches the PDF
  * through the local cache and hands everything to the editor layout.
  */
-import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Box, CircularProgress } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -27,7 +27,8 @@ export default function PlaceholderEditor({ template, excel }: PlaceholderEditor
   const dispatch = useAppDispatch();
   const doc = useAppSelector(selectEditorDoc);
   const [pdf, setPdf] = useState<PDFDocumentProxy | null>(null);
-  const [pdfFailed, setPdfFailed] = useState(false);
+  // The bytes pdf.js could not open; other (newer) bytes are tried afresh.
+  const [failedBytes, setFailedBytes] = useState<Uint8Array | null>(null);
 
   // Page sizes as a person sees them; the spec's default where the server gave none.
   const pages = useMemo(
@@ -35,10 +36,14 @@ export default function PlaceholderEditor({ template, excel }: PlaceholderEditor
     [template.pages, template.numPages],
   );
 
+  // Only a different template (or a replaced file with other pages) reopens; the rest stays in the
+  // store (a saved template's new placeholders do not reopen it over what is being edited).
+  const opened = useRef<{ templateId: string; pages: typeof pages } | null>(null);
   useLayoutEffect(() => {
+    if (opened.current?.templateId === template.id && opened.current.pages === pages) return;
+    opened.current = { templateId: template.id, pages };
     dispatch(openTemplate({ templateId: template.id, placeholders: template.placeholders, pages }));
-    // Only a different template (or a replaced file with other pages) reopens; the rest stays in the store.
-  }, [dispatch, template.id, pages]);
+  }, [dispatch, template.id, template.placeholders, pages]);
 
   const bytes = useQuery({
     queryKey: queryKeys.templates.bytes(template.id, template.checksum),
@@ -49,17 +54,17 @@ export default function PlaceholderEditor({ template, excel }: PlaceholderEditor
   });
 
   useEffect(() => {
-    if (!bytes.data) return;
+    const data = bytes.data;
+    if (!data) return;
     let current: PDFDocumentProxy | null = null;
     let active = true;
-    setPdfFailed(false);
-    loadPdf(bytes.data).then(
+    loadPdf(data).then(
       (loaded) => {
         current = loaded;
         if (active) setPdf(loaded);
         else void loaded.destroy();
       },
-      () => active && setPdfFailed(true),
+      () => active && setFailedBytes(data),
     );
     return () => {
       active = false;
@@ -75,6 +80,7 @@ export default function PlaceholderEditor({ template, excel }: PlaceholderEditor
       </Box>
     );
   }
+  const pdfFailed = failedBytes !== null && failedBytes === bytes.data;
   const error = pdfFailed ? t('loadError') : (bytes.error ? `${t('loadError')} ${translateError(bytes.error, t)}` : null);
   return (
     <>

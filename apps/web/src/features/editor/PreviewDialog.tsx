@@ -4,16 +4,52 @@
  * the first three data rows by default, at most 20 at a time; "Show longest occurrence" fills each
  * placeholder with the longest value of its column, to check that it fits.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, Switch, TextField, Typography } from '@mui/material';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { ExcelMeta } from '@sheaf/shared';
-import { api } from '../../api/client.ts';
+import type { ExcelMeta, Placeholder } from '@sheaf/shared';
+import { api, ApiError } from '../../api/client.ts';
+import { queryKeys } from '../../api/queryKeys.ts';
 import { translateError } from '../../i18n/errors.ts';
 import { renderPdfPagesToImages } from '../../lib/pdf.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { selectEditorDoc, selectPlaceholders, setPreviewOpen, setShowLongestOccurrence } from './editorSlice.ts';
 import { checkPreviewRange, defaultPreviewRange, PREVIEW_MAX_PAGES } from './previewRange.ts';
+
+type PreviewRows = { startRow: number; endRow: number };
+const NO_IMAGES: string[] = [];
+
+function rowsOf(check: ReturnType<typeof checkPreviewRange>): PreviewRows | null {
+  return check.ok ? { startRow: check.startRow, endRow: check.endRow } : null;
+}
+
+/**
+ * The preview's pages as pictures (object URLs). Never cached beyond the dialog: each opening asks
+ * afresh, and pictures of a cancelled render are freed at once.
+ */
+function previewQuery(templateId: string, placeholders: Placeholder[], rows: PreviewRows | null, showLongest: boolean) {
+  return queryOptions({
+    queryKey: queryKeys.templates.preview(templateId, placeholders, rows, showLongest),
+    queryFn: async ({ signal }) => {
+      if (!rows) return NO_IMAGES;
+      const blob = await api.blob('previewTemplate', {
+        params: { id: templateId },
+        body: { placeholders, startRow: rows.startRow, endRow: rows.endRow, showLongestOccurrence: showLongest },
+        signal,
+      });
+      const urls = await renderPdfPagesToImages(new Uint8Array(await blob.arrayBuffer()), { maxPages: PREVIEW_MAX_PAGES, scale: 1.25, signal });
+      if (signal.aborted) {
+        urls.forEach((url) => URL.revokeObjectURL(url));
+        throw ApiError.cancelled();
+      }
+      return urls;
+    },
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+  });
+}
 
 interface PreviewDialogProps {
   templateId: string;
@@ -30,60 +66,34 @@ export default function PreviewDialog({ templateId, excel }: PreviewDialogProps)
   const initial = defaultPreviewRange(excel);
   const [start, setStart] = useState(String(initial.startRow));
   const [end, setEnd] = useState(String(initial.endRow));
-  const [images, setImages] = useState<string[]>([]);
-  const [loading, setLoading] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const running = useRef<AbortController | null>(null);
   const check = checkPreviewRange(start, end, excel);
+  const queryClient = useQueryClient();
+  // The rows the preview shows: those typed when the dialog opened or Refresh was clicked (not every keystroke).
+  const [rows, setRows] = useState<PreviewRows | null>(() => rowsOf(check));
+  const [openSeen, setOpenSeen] = useState(open);
+  if (openSeen !== open) {
+    setOpenSeen(open);
+    if (open && check.ok) setRows(rowsOf(check));
+  }
 
-  const replaceImages = (next: string[]) =>
-    setImages((previous) => {
-      previous.forEach((url) => URL.revokeObjectURL(url));
-      return next;
-    });
+  // Opening the dialog or flipping "longest occurrence" shows a fresh preview (the cache keeps none).
+  const preview = useQuery({ ...previewQuery(templateId, placeholders, rows, showLongest), enabled: open && rows !== null });
+  const images = preview.data ?? NO_IMAGES;
+  const loading = preview.isFetching;
+  const error = preview.error ? translateError(preview.error, t) : null;
 
-  const load = useCallback(async () => {
-    if (!check.ok) return;
-    running.current?.abort();
-    const abort = new AbortController();
-    running.current = abort;
-    setLoading(true);
-    setError(null);
-    try {
-      const blob = await api.blob('previewTemplate', {
-        params: { id: templateId },
-        body: { placeholders, startRow: check.startRow, endRow: check.endRow, showLongestOccurrence: showLongest },
-        signal: abort.signal,
-      });
-      const urls = await renderPdfPagesToImages(new Uint8Array(await blob.arrayBuffer()), { maxPages: PREVIEW_MAX_PAGES, scale: 1.25, signal: abort.signal });
-      if (abort.signal.aborted) urls.forEach((url) => URL.revokeObjectURL(url));
-      else replaceImages(urls);
-    } catch (caught) {
-      if (!abort.signal.aborted) setError(translateError(caught, t));
-    } finally {
-      if (running.current === abort) {
-        running.current = null;
-        setLoading(false);
-      }
-    }
-  }, [check.ok, check.startRow, check.endRow, placeholders, showLongest, templateId, t]);
+  // Pictures replaced by newer ones, or the editor left: their memory is freed.
+  useEffect(() => () => images.forEach((url) => URL.revokeObjectURL(url)), [images]);
 
-  // Opening the dialog or flipping "longest occurrence" shows a fresh preview.
-  useEffect(() => {
-    if (open) void load();
-    // The row fields refresh with the button, not on every keystroke.
-  }, [open, showLongest]);
-
-  // Leaving the editor frees the pictures.
-  const shown = useRef<string[]>([]);
-  shown.current = images;
-  useEffect(() => () => {
-    running.current?.abort();
-    shown.current.forEach((url) => URL.revokeObjectURL(url));
-  }, []);
+  const refresh = () => {
+    const next = rowsOf(check);
+    if (!next) return;
+    if (rows && next.startRow === rows.startRow && next.endRow === rows.endRow) void preview.refetch();
+    else setRows(next);
+  };
 
   const close = () => {
-    running.current?.abort();
+    void queryClient.cancelQueries({ queryKey: queryKeys.templates.preview(templateId) });
     dispatch(setPreviewOpen(false));
   };
 
@@ -112,7 +122,7 @@ export default function PreviewDialog({ templateId, excel }: PreviewDialogProps)
             slotProps={{ htmlInput: { min: excel.firstRow, max: excel.lastRow } }}
             sx={{ width: 130 }}
           />
-          <Button variant="contained" onClick={() => void load()} disabled={!check.ok || loading}>
+          <Button variant="contained" onClick={refresh} disabled={!check.ok || loading}>
             {t('preview.refresh')}
           </Button>
           <FormControlLabel

@@ -3,7 +3,7 @@
  * grouped per field so typing "14" in the size field is one undo step, and a number field that lets
  * people type freely (empty, "1.") while only valid numbers reach the placeholders.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { TextField, type TextFieldProps } from '@mui/material';
 import type { Placeholder } from '@sheaf/shared';
 import { useAppDispatch } from '../../app/hooks.ts';
@@ -38,16 +38,17 @@ export function NumberField({ value, onCommit, min = -Infinity, max = Infinity, 
   const shown = integer ? String(Math.round(value)) : String(Math.round(value * 100) / 100);
   const [draft, setDraft] = useState(shown);
   const [focused, setFocused] = useState(false);
-  useEffect(() => {
-    if (!focused) setDraft(shown);
-  }, [shown, focused]);
   return (
     <TextField
       {...rest}
       type="number"
       size="small"
-      value={draft}
-      onFocus={() => setFocused(true)}
+      // Outside the field's focus it shows the stored value as it is now (undo, a drag).
+      value={focused ? draft : shown}
+      onFocus={() => {
+        setDraft(shown);
+        setFocused(true);
+      }}
       onBlur={() => {
         setFocused(false);
         setDraft(shown);
@@ -74,16 +75,16 @@ type TextDraftFieldProps = Omit<TextFieldProps, 'value' | 'onChange'> & {
 export function TextDraftField({ value, onCommit, isValid = (text) => text.trim().length > 0, ...rest }: TextDraftFieldProps) {
   const [draft, setDraft] = useState(value);
   const [focused, setFocused] = useState(false);
-  useEffect(() => {
-    if (!focused) setDraft(value);
-  }, [value, focused]);
   return (
     <TextField
       {...rest}
       size="small"
-      value={draft}
+      value={focused ? draft : value}
       error={rest.error ?? (focused && !isValid(draft))}
-      onFocus={() => setFocused(true)}
+      onFocus={() => {
+        setDraft(value);
+        setFocused(true);
+      }}
       onBlur={() => {
         setFocused(false);
         setDraft(value);

@@ -6,7 +6,7 @@
 import { useEffect } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { isArrowKey, stepZoom } from './geometry.ts';
-import { duplicateSelected, nudgeSelected, redo, removeSelected, select, selectEditorDoc, setZoom, undo } from './editorSlice.ts';
+import { duplicateSelected, nudgeSelected, redo, removeSelected, select, selectEditorDoc, selectSelection, setZoom, undo } from './editorSlice.ts';
 import { saveEditorChanges } from './save.ts';
 import { focusPagesView } from './focus.ts';
 
@@ -19,7 +19,7 @@ export function useEditorShortcuts(templateId: string): void {
   const dispatch = useAppDispatch();
   const doc = useAppSelector(selectEditorDoc);
   const zoom = doc?.zoom ?? 1;
-  const selection = doc?.selection ?? [];
+  const selection = useAppSelector(selectSelection);
   const hasSelection = selection.length > 0;
 
   useEffect(() => {

@@ -22,9 +22,12 @@ import ColumnTagMenu from './ColumnTagMenu.tsx';
 function LinkDialog({ editor, open, onClose }: { editor: Editor; open: boolean; onClose: () => void }) {
   const { t } = useTranslation('email');
   const [url, setUrl] = useState('');
-  useEffect(() => {
+  // Each opening starts from the link under the cursor (or a blank https://).
+  const [openSeen, setOpenSeen] = useState(false);
+  if (openSeen !== open) {
+    setOpenSeen(open);
     if (open) setUrl((editor.getAttributes('link').href as string | undefined) ?? 'https://');
-  }, [open, editor]);
+  }
   const valid = /^(https?:\/\/|mailto:)\S+$/i.test(url.trim()) && url.trim() !== 'https://';
   const submit = (event: FormEvent) => {
     event.preventDefault();

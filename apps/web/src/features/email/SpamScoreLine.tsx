@@ -4,7 +4,8 @@
  * tooltip for high risk and review. A score of 0 counts as not calculated. Any change to the message
  * makes the shown score stale, so it is dropped.
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useStore } from 'react-redux';
 import { useTranslation } from 'react-i18next';
 import { Box, Button, Chip, CircularProgress, Stack, Tooltip, Typography } from '@mui/material';
 import ShieldOutlinedIcon from '@mui/icons-material/ShieldOutlined';
@@ -13,9 +14,17 @@ import { api } from '../../api/client.ts';
 import { useAppSelector } from '../../app/hooks.ts';
 import { useNotify } from '../../app/snackbar.tsx';
 import { translateCode, translateError } from '../../i18n/errors.ts';
+import type { EmailState } from './emailSlice.ts';
 import { useSaveEmail } from './useEmailSettings.ts';
 
 const COLOR = { highRisk: 'error', review: 'warning', good: 'success' } as const;
+
+type WithEmail = { email: EmailState };
+
+/** What the score depends on: the message's sender, texts and attachments. */
+function messageKey(settings: EmailState['settings']): string {
+  return JSON.stringify([settings.senderId, settings.fromName, settings.subject, settings.content, settings.replyTo, settings.staticAttachments]);
+}
 
 /** The tips per category: each rule's catalogue text in the UI language, else the server's English. */
 function Suggestions({ score }: { score: SpamScore }) {
@@ -44,19 +53,22 @@ export default function SpamScoreLine({ disabled }: { disabled: boolean }) {
   const notify = useNotify();
   const save = useSaveEmail();
   const templateId = useAppSelector((state) => state.email.templateId);
-  const settings = useAppSelector((state) => state.email.settings);
-  const [score, setScore] = useState<SpamScore | null>(null);
+  const store = useStore<WithEmail>();
+  const message = useAppSelector((state) => messageKey(state.email.settings));
+  const [scored, setScored] = useState<{ message: string; score: SpamScore } | null>(null);
   const [loading, setLoading] = useState(false);
-  const message = JSON.stringify([settings.senderId, settings.fromName, settings.subject, settings.content, settings.replyTo, settings.staticAttachments]);
-
-  useEffect(() => setScore(null), [message]);
+  // A score is of the message it was calculated for; any change makes it stale.
+  const score = scored?.message === message ? scored.score : null;
 
   async function calculate() {
     if (!templateId) return;
     setLoading(true);
     try {
       // The server scores the saved message.
-      if (await save()) setScore(await api.call('calculateSpamScore', { params: { id: templateId } }));
+      if (!(await save())) return;
+      // The message as saved (the server may have normalised what was typed).
+      const saved = messageKey(store.getState().email.settings);
+      setScored({ message: saved, score: await api.call('calculateSpamScore', { params: { id: templateId } }) });
     } catch (error) {
       notify('error', `${t('spam.failure')} ${translateError(error, t)}`);
     } finally {

@@ -87,35 +87,37 @@ export default function AddSenderDialog({ open, onClose, reopen = null, onSaved 
     queryKey: senderKey(sender?.id ?? ''),
     queryFn: ({ signal }) => api.call('getSender', { params: { senderId: sender!.id }, signal }),
     enabled: open && step === 2 && sender?.method === 'domain',
+    // Just answered by the server: fresh for staleTime from when the query starts.
     initialData: sender ?? undefined,
-    initialDataUpdatedAt: Date.now(),
     staleTime: 30_000,
   });
   const current = sender?.method === 'domain' && domain.data ? domain.data : sender;
 
+  // Closed: back to step 0 once the dialog has faded out.
   useEffect(() => {
-    if (!open) {
-      const timer = setTimeout(() => {
-        setStep(0); setChosen(null); setValues(EMPTY); setTouched(new Set()); setSubmitted(false); setServerErrors({}); setGeneralError(null);
-        setSender(null); setEditing(false); setSmtpState('pending'); setSmtpError(null); setCode(''); setCodeError(null);
-      }, SENDER_DIALOG_RESET_MS);
-      return () => clearTimeout(timer);
-    }
-    if (reopen) {
+    if (open) return undefined;
+    const timer = setTimeout(() => {
+      setStep(0); setChosen(null); setValues(EMPTY); setTouched(new Set()); setSubmitted(false); setServerErrors({}); setGeneralError(null);
+      setSender(null); setEditing(false); setSmtpState('pending'); setSmtpError(null); setCode(''); setCodeError(null);
+    }, SENDER_DIALOG_RESET_MS);
+    return () => clearTimeout(timer);
+  }, [open]);
+
+  // Opened for a sender added earlier: straight to its verify step.
+  const [openedFor, setOpenedFor] = useState<{ open: boolean; reopen: Sender | null }>({ open: false, reopen: null });
+  if (openedFor.open !== open || openedFor.reopen !== reopen) {
+    setOpenedFor({ open, reopen });
+    if (open && reopen) {
       setStep(2); setChosen(reopen.method); setSender(reopen); setValues(valuesOf(reopen));
       setSmtpState(smtpStateOf(reopen)); setSmtpError(reopen.lastError);
     }
-    return undefined;
-  }, [open, reopen]);
+  }
 
-  // A domain sender that turns verified on a re-check.
-  useEffect(() => {
-    if (domain.data?.isVerified && sender && !sender.isVerified) {
-      setSenders.one(domain.data);
-      setSender(domain.data);
-      onSaved?.(domain.data);
-    }
-  }, [domain.data, sender, setSenders, onSaved]);
+  /** Re-check of a domain sender's records; one that turns verified is saved (the picker selects it). */
+  async function recheckDomain() {
+    const { data } = await domain.refetch();
+    if (data?.isVerified && sender && !sender.isVerified) saved(data);
+  }
 
   const errors = method ? validateSenderForm(method, values, senders, editing ? sender?.id : undefined) : {};
   const shownErrors = Object.fromEntries(Object.entries(errors).filter(([field]) => submitted || touched.has(field as SenderField)));
@@ -223,7 +225,7 @@ export default function AddSenderDialog({ open, onClose, reopen = null, onSaved 
     else if (step === 1) void submitDetails();
     else if (step === 2 && current?.method === 'spoof' && code.length === 4) void submitCode(code);
     else if (step === 2 && current?.method === 'smtp' && !current.isVerified) void runSmtpTest();
-    else if (step === 2 && current?.method === 'domain' && !current.isVerified) void domain.refetch();
+    else if (step === 2 && current?.method === 'domain' && !current.isVerified) void recheckDomain();
   }
 
   const close = () => {

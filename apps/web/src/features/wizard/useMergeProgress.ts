@@ -30,7 +30,10 @@ export function useMergePoller(): void {
   const templateId = useAppSelector((state) => state.wizard.template?.id ?? '');
   const mergeId = useAppSelector((state) => state.wizard.mergeId ?? '');
   const running = useAppSelector((state) => isMergeRunning(state.wizard.mailMergeStatus));
-  const poll = useQuery({ ...mergeQuery(templateId, mergeId), enabled: templateId !== '' && mergeId !== '' && running });
+  // Polled once the server has answered the start (or the merge was found running after a reload):
+  // asked earlier, the server would not know the merge yet.
+  const known = useFollowedMerge() !== null;
+  const poll = useQuery({ ...mergeQuery(templateId, mergeId), enabled: known && running });
   const { data, dataUpdatedAt, error, failureReason, fetchStatus } = poll;
 
   useEffect(() => {
