@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dirs: string[] = [];
