@@ -171,6 +171,50 @@ describe('the wizard step in the address', { timeout: TEST_TIMEOUT }, () => {
   });
 });
 
+/** Waits for the template's output settings to be saved (the PATCH step 4 sends). */
+const outputSaved = (page: Page, templateId: string) =>
+  page.waitForResponse((response) => response.request().method() === 'PATCH' && response.url().endsWith(`/v1/templates/${templateId}`) && response.ok());
+
+describe('the chosen rows', { timeout: TEST_TIMEOUT }, () => {
+  it('a range or specific rows stay with the template: a reload and reopening it show them', async () => {
+    const { page, templateId } = await withTemplate();
+    await openEditor(page, templateId);
+    await addByName(page, 'Name');
+    await bar(page).getByRole('button', { name: 'Next' }).click();
+    await page.getByLabel('Drop your spreadsheet here').setInputFiles(await tempFile('people.xlsx', LONG_SHEET));
+    await page.getByTestId('current-spreadsheet').getByText('40 data rows').waitFor();
+    await bar(page).getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('heading', { name: 'Generate documents' }).waitFor();
+    const counted = (text: string) => page.getByTestId('rows-to-generate').getByText(text).waitFor();
+    await counted('40 documents will be generated');
+
+    let saved = outputSaved(page, templateId);
+    await page.getByRole('radio', { name: 'A range of rows' }).check();
+    await page.getByLabel('From row').fill('3');
+    await page.getByLabel('To row').fill('5');
+    await counted('3 documents will be generated');
+    await saved;
+    await page.reload();
+    await page.getByRole('heading', { name: 'Generate documents' }).waitFor();
+    await counted('3 documents will be generated');
+    expect(await page.getByRole('radio', { name: 'A range of rows' }).isChecked()).toBe(true);
+    expect(await page.getByLabel('From row').inputValue()).toBe('3');
+    expect(await page.getByLabel('To row').inputValue()).toBe('5');
+
+    saved = outputSaved(page, templateId);
+    await page.getByRole('radio', { name: 'Specific rows' }).check();
+    await page.getByLabel('Rows', { exact: true }).fill('2, 4, 6-8');
+    await counted('5 documents will be generated');
+    await saved;
+    // Reopened from home: the template remembers the list.
+    await page.goto(`${session.app.url}/`);
+    await page.goto(`${session.app.url}/wizard/${templateId}?step=4`);
+    await page.getByRole('heading', { name: 'Generate documents' }).waitFor();
+    await counted('5 documents will be generated');
+    expect(await page.getByLabel('Rows', { exact: true }).inputValue()).toBe('2, 4, 6-8');
+  });
+});
+
 describe('home', { timeout: TEST_TIMEOUT }, () => {
   it('clicking a template\'s name opens it', async () => {
     const { page, templateId } = await withTemplate();

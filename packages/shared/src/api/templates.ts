@@ -4,6 +4,21 @@ import { PlaceholderListSchema } from '../placeholder.ts';
 import { EmailSchema } from './users.ts';
 import { TemplateEmailSettingsSchema } from './email.ts';
 
+/**
+ * The rows to generate, as the user chose them in step 4: all data rows, an Excel-numbered range
+ * (null ends take the sheet's bounds) or a typed list like "1, 3, 5-12".
+ */
+export const OutputRowsSchema = z.object({
+  mode: z.enum(['all', 'range', 'specific']),
+  startRow: z.number().int().min(1).nullable(),
+  endRow: z.number().int().min(1).nullable(),
+  specificRows: z.string().max(10_000),
+});
+export type OutputRows = z.infer<typeof OutputRowsSchema>;
+
+/** All data rows: what a template without a choice generates. */
+export const ALL_OUTPUT_ROWS: OutputRows = { mode: 'all', startRow: null, endRow: null, specificRows: '' };
+
 /** The output flags a template remembers between merges (spec section 3 "Template"). */
 export const TemplateOutputSettingsSchema = z.object({
   isCombinedOutput: z.boolean(),
@@ -13,6 +28,8 @@ export const TemplateOutputSettingsSchema = z.object({
   isCompressedOutput: z.boolean(),
   fileNamePattern: z.string().max(255),
   passwordProtection: PasswordProtectionSchema.nullable(),
+  /** The chosen rows, kept like the flags (absent from templates saved before they were kept). */
+  rows: OutputRowsSchema.optional(),
 });
 export type TemplateOutputSettings = z.infer<typeof TemplateOutputSettingsSchema>;
 

@@ -2,7 +2,7 @@
  * The output settings a template remembers (spec section 3: combined, keep forms, repair, ...). The
  * password protection is stored encrypted at rest and only ever decrypted for its owner.
  */
-import { TemplateOutputSettingsSchema, type PasswordProtection, type TemplateOutputSettings } from '@sheaf/shared';
+import { ALL_OUTPUT_ROWS, TemplateOutputSettingsSchema, type PasswordProtection, type TemplateOutputSettings } from '@sheaf/shared';
 import { decryptSecret, encryptSecret } from '../../crypto/secrets.ts';
 
 export const DEFAULT_OUTPUT: TemplateOutputSettings = {
@@ -13,6 +13,7 @@ export const DEFAULT_OUTPUT: TemplateOutputSettings = {
   isCompressedOutput: true,
   fileNamePattern: '',
   passwordProtection: null,
+  rows: ALL_OUTPUT_ROWS,
 };
 
 /** The stored form: the settings with `passwordProtection` replaced by one encrypted string. */

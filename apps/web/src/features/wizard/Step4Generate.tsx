@@ -4,12 +4,12 @@
  * Text options are drafts until they are error-free and the field is left; then they are saved to
  * the template.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Box, Button, Divider, Grid, Stack, Typography } from '@mui/material';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
-import type { PasswordProtection as Protection, TemplateOutputSettings } from '@sheaf/shared';
+import { ALL_OUTPUT_ROWS, type OutputRows, type PasswordProtection as Protection, type TemplateOutputSettings } from '@sheaf/shared';
 import { api } from '../../api/client.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useNotify } from '../../app/snackbar.tsx';
@@ -129,6 +129,17 @@ export default function Step4Generate() {
     if (email) dispatch(mailingTriggered());
     await start(settings, creditLimit, email ?? undefined);
   }
+
+  // The chosen rows stay with the template like the other output settings: saved shortly after the
+  // user stops changing them (typing a row list saves once, not per key).
+  const saveRows = useEffectEvent((rows: OutputRows) => void save({ rows }));
+  const storedRows = JSON.stringify(output?.rows ?? ALL_OUTPUT_ROWS);
+  const hasSheet = sheet !== null;
+  useEffect(() => {
+    if (!hasSheet || JSON.stringify(selection) === storedRows) return;
+    const timer = setTimeout(() => saveRows(selection), 600);
+    return () => clearTimeout(timer);
+  }, [selection, storedRows, hasSheet]);
 
   // "Start the merge after upload" (step 3) lands here with the saved options.
   useEffect(() => {

@@ -105,8 +105,9 @@ const wizardSlice = createSlice({
       // Every detail comes fresh from the server, so its spreadsheet metadata is the current one.
       if (!sameSheet(state.excel, detail.excel)) {
         state.excel = detail.excel;
-        state.rowSelection = ALL_ROWS;
-        state.mergeSpecificRows = '';
+        // The rows chosen last time are kept with the template's output settings.
+        state.rowSelection = detail.output.rows ?? ALL_ROWS;
+        state.mergeSpecificRows = state.rowSelection.specificRows;
       }
       recount(state);
     },
