@@ -86,7 +86,7 @@ forEachDatabase((database) => {
       await setPlan(server, user.uid, 'Free', 97); // 100 a month: 3 left
       const templateId = await templateWithSheet(server, user.token, peopleCsv(5));
       const refused = await startMerge(server, user.token, templateId, mergeRequest());
-      expect(refused.status).toBe(400);
+      expect(refused.status).toBe(402); // credits are bought: Payment Required (docs/errors.md)
       expect(refused.json).toMatchObject({ code: 'merge/insufficient-credits', params: { available: 3, needed: 5 } });
 
       const request = mergeRequest({ limitToCredits: true });
@@ -160,7 +160,7 @@ forEachDatabase((database) => {
       };
       await expectError(mergeRequest({ rowsData: { startRow: 50, endRow: 60 } }), 'merge/bad-row-range');
       await expectError(mergeRequest({ rowsData: { specificRowsNumbers: 'a, 3-, 1-2-3' } }), 'merge/bad-row-range');
-      await expectError(mergeRequest({ email: { isActive: true } }), 'email/plan-required');
+      await expectError(mergeRequest({ email: { isActive: true } }), 'email/plan-required', 402);
       await expectError(mergeRequest({ passwordProtection: { readPassword: 'with space', modifyPassword: '' } }), 'merge/password-invalid');
       await expectError(mergeRequest({ isCombinedOutput: true, passwordProtection: { readPassword: '{{First}}', modifyPassword: '' } }), 'merge/password-tags-combined');
       await expectError(mergeRequest({ fileNamePattern: '{{Nope}}' }), 'merge/file-name-tag-unknown');

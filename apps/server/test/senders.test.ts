@@ -28,7 +28,7 @@ forEachDatabase((database) => {
     it('refuses every method on the Free plan, smtp and domain on Pro, with the upgrade each needs', async () => {
       const free = await accountOn(server, 'Free');
       const spoof = await addSpoof(free.token, 'jane@example.com');
-      expect(spoof.status).toBe(400);
+      expect(spoof.status).toBe(402); // an upgrade fixes it: Payment Required (docs/errors.md)
       expect(spoof.json.code).toBe('sender/needs-pro');
       const pro = await accountOn(server, 'Pro');
       const smtp = await server.inject('POST', '/senders', { token: pro.token, body: { method: 'smtp', email: 'a@example.com', server: 'smtp.example.com', port: 465, username: 'a', password: 'b' } });

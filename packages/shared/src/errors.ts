@@ -30,6 +30,7 @@ export const ERROR_MESSAGES = {
   'auth/password-reset-done': 'Your password has been changed. You can log in now.',
   'auth/has-child-users': 'An account cannot be deleted while child users exist.',
   'auth/account-disabled': 'This account has been disabled. Please contact your administrator.',
+  'access/forbidden': 'You are not allowed to do this.',
 
   // Library
   'template/not-found': 'The template does not exist or has been deleted.',
@@ -179,6 +180,48 @@ export const ERROR_MESSAGES = {
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;
 export type ErrorParams = Record<string, string | number>;
+
+/** The HTTP statuses the API answers errors with. */
+export type ErrorHttpStatus = 400 | 401 | 402 | 403 | 404 | 409 | 410 | 413 | 429 | 500;
+
+/**
+ * The HTTP status of each catalogue code that does not answer 400, by status (docs/errors.md says
+ * why). Every code not listed answers 400: the request as sent cannot be done; what to change is in
+ * the code. The status comes from this table, never from how a code is spelled.
+ */
+export const ERROR_HTTP_STATUS_GROUPS = {
+  /** Not signed in, or the credentials are wrong: sign in (again). */
+  401: ['auth/unauthenticated', 'auth/invalid-credentials'],
+  /** Paying fixes it: more credits, a higher plan, a licence. */
+  402: [
+    'merge/insufficient-credits', 'email/plan-required', 'email/licence-required', 'merge/licence-expired', 'sender/needs-pro',
+    'sender/needs-enterprise',
+  ],
+  /** The caller is known but may not do this, and paying does not change it. */
+  403: ['auth/account-disabled', 'access/forbidden', 'sender/desktop-smtp-only'],
+  /** The thing does not exist for this caller (another account's ids answer this too, never 403). */
+  404: [
+    'generic/not-found', 'template/not-found', 'share/user-not-found', 'font/not-found', 'image/not-found', 'thumbnail/not-found',
+    'merge/not-found', 'sender/not-found', 'email/attachment-not-found', 'email/message-not-found',
+  ],
+  /** The thing is busy: a merge or mailing in progress; try again when it ends. */
+  409: ['template/merge-in-progress', 'sheet/merge-in-progress', 'merge/in-progress', 'sender/in-use'],
+  /** It existed and is gone for good (deleted files, an expired link). */
+  410: ['merge/files-deleted', 'merge/link-expired'],
+  /** The uploaded file is over its size limit. */
+  413: ['template/too-large', 'sheet/too-large', 'image/too-large'],
+  429: ['generic/too-many-attempts'],
+  500: ['generic/something-wrong', 'generic/technical-error'],
+} as const satisfies Record<Exclude<ErrorHttpStatus, 400>, readonly ErrorCode[]>;
+
+const STATUS_OF_CODE: ReadonlyMap<string, ErrorHttpStatus> = new Map(
+  Object.entries(ERROR_HTTP_STATUS_GROUPS).flatMap(([status, codes]) => codes.map((code) => [code, Number(status) as ErrorHttpStatus] as const)),
+);
+
+/** The HTTP status the API answers `code` with. */
+export function httpStatusOf(code: ErrorCode): ErrorHttpStatus {
+  return STATUS_OF_CODE.get(code) ?? 400;
+}
 
 /**
  * Slots holding amounts, written with digit grouping ("more than 100,000 rows", spec section 8); row

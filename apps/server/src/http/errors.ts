@@ -5,20 +5,11 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { SheafFieldErrors, formatErrorMessage, isSheafError, type ErrorCode, type ErrorParams, type ErrorResponse } from '@sheaf/shared';
+import { SheafFieldErrors, formatErrorMessage, httpStatusOf, isSheafError, type ErrorCode, type ErrorParams, type ErrorResponse } from '@sheaf/shared';
 
-/** The HTTP status of a catalogue code. */
+/** The HTTP status of a catalogue code: the catalogue's explicit map (packages/shared/src/errors.ts, docs/errors.md). */
 export function statusForCode(code: ErrorCode): number {
-  if (code === 'auth/unauthenticated' || code === 'auth/invalid-credentials') return 401;
-  if (code === 'generic/too-many-attempts') return 429;
-  if (code === 'generic/something-wrong' || code === 'generic/technical-error') return 500;
-  // template/not-found, share/user-not-found, ...
-  if (code.endsWith('not-found')) return 404;
-  if (code.endsWith('in-progress')) return 409;
-  // The thing existed and is gone for good (a download link of deleted files, an expired link).
-  if (code === 'merge/files-deleted' || code === 'merge/link-expired') return 410;
-  if (code.endsWith('/too-large')) return 413;
-  return 400;
+  return httpStatusOf(code);
 }
 
 export function errorBody(code: ErrorCode, params: ErrorParams = {}, fields?: Record<string, string>): ErrorResponse {
