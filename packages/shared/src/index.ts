@@ -4,5 +4,6 @@ export * from './errors.ts';
 export * from './placeholder.ts';
 export * from './output.ts';
 export * from './rows.ts';
+export * from './rules/index.ts';
 export * from './api/index.ts';
 export * from './savings.ts';

@@ -2,7 +2,7 @@
  * Placeholders resolved once per merge: their column index, their box in the page's visual space
  * and their text style. Per-row drawing then only reads cells.
  */
-import { SheafError, type Placeholder } from '@sheaf/shared';
+import { SheafError, columnIndex as headingIndex, type Placeholder } from '@sheaf/shared';
 import type { SheetData } from '../sheet/types.ts';
 import type { Box, TextStyle } from '../text/types.ts';
 import type { TemplatePage } from '../pdf/template.ts';
@@ -16,13 +16,9 @@ export interface PlacedPlaceholder {
   style: TextStyle;
 }
 
-/** Heading -> column index: exact match first, then trimmed and case-insensitive. */
+/** Heading -> column index: the shared rule the editor and the server apply (packages/shared/src/rules/columns.ts). */
 export function columnIndex(sheet: SheetData, column: string): number | undefined {
-  const exact = sheet.headers.indexOf(column);
-  if (exact >= 0) return exact;
-  const wanted = column.trim().toLowerCase();
-  const loose = sheet.headers.findIndex((heading) => heading.trim().toLowerCase() === wanted);
-  return loose >= 0 ? loose : undefined;
+  return headingIndex(sheet.headers, column);
 }
 
 export function placePlaceholders(placeholders: readonly Placeholder[], sheet: SheetData, pages: readonly TemplatePage[]): PlacedPlaceholder[] {

@@ -1,5 +1,5 @@
 /** Turns the user's row selection into data-row indices of the sheet, in sheet order. */
-import { SheafError, parseRowList, type RowSelection } from '@sheaf/shared';
+import { SheafError, parseRowList, rangeBounds, type RowSelection } from '@sheaf/shared';
 import type { SheetData } from '../sheet/types.ts';
 
 export function selectRows(sheet: SheetData, selection: RowSelection = { kind: 'all' }): number[] {
@@ -12,8 +12,7 @@ export function selectRows(sheet: SheetData, selection: RowSelection = { kind: '
     case 'all':
       return Array.from({ length: sheet.rowCount }, (_, index) => index);
     case 'range': {
-      const low = Math.min(selection.startRow, selection.endRow);
-      const high = Math.max(selection.startRow, selection.endRow);
+      const { low, high } = rangeBounds(selection.startRow, selection.endRow);
       asked = `${selection.startRow}-${selection.endRow}`;
       indices = [];
       for (let index = lowerBound(sheet, low); index < sheet.rowCount && sheet.rowNumber(index) <= high; index++) indices.push(index);

@@ -4,7 +4,10 @@
  */
 import sanitizeHtml from 'sanitize-html';
 import { compile } from 'html-to-text';
-import { columnTags } from '@sheaf/shared';
+import { decodeTagName, isMessageEmpty } from '@sheaf/shared';
+
+// Tag names and the empty-message rule are the shared ones the composer applies (packages/shared/src/rules/content.ts).
+export { decodeTagName, htmlColumnTags } from '@sheaf/shared';
 
 const SAFE_STYLE = [/^[#(),.%\s\w-]{1,64}$/];
 
@@ -38,22 +41,9 @@ export function sanitizeContent(html: string): string {
   return sanitizeHtml(html, SANITIZE_OPTIONS);
 }
 
-/** True when the content shows nothing: every block blank once tags and line breaks are gone (spec section 5). */
+/** True when the content shows nothing (an image is content): the composer's rule, on the sanitised HTML. */
 export function isContentEmpty(html: string): boolean {
-  if (/<img\b/i.test(html)) return false;
-  return sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} }).replace(/&nbsp;|\s/g, '') === '';
-}
-
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", apos: "'", nbsp: ' ' };
-
-/** A tag name as written in HTML (entities decoded): "{{A &amp; B}}" names the column "A & B". */
-export function decodeTagName(name: string): string {
-  return name.replace(/&(amp|lt|gt|quot|#39|apos|nbsp);/g, (_entity, key: string) => ENTITIES[key]!).trim();
-}
-
-/** Columns named by the tags of an HTML text. */
-export function htmlColumnTags(html: string): string[] {
-  return columnTags(html).map(decodeTagName);
+  return isMessageEmpty(sanitizeContent(html));
 }
 
 export function escapeHtml(text: string): string {

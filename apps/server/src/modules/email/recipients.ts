@@ -2,31 +2,13 @@
  * Recipient addresses of a row: a cell may hold several addresses separated by commas, semicolons or
  * whitespace ("a@x.com; b@y.org"), optionally in angle brackets ("Ann <a@x.com>" keeps the address).
  */
-import { cleanWhitespace, isValidEmail, type RecipientsCheck } from '@sheaf/shared';
+import { addressesOf, type RecipientsCheck } from '@sheaf/shared';
 import type { SheetData } from '@sheaf/engine';
 
-export interface CellAddresses {
-  valid: string[];
-  /** Parts of the cell that are not a valid address. */
-  invalid: string[];
-}
+// The address rule is the shared one (packages/shared/src/rules/recipients.ts).
+export { addressesOf, type CellAddresses } from '@sheaf/shared';
 
 const MAX_INVALID_EXAMPLES = 10;
-
-/** The addresses of one cell, each valid one once (lower-cased domain kept as written). */
-export function addressesOf(cell: string): CellAddresses {
-  const valid: string[] = [];
-  const invalid: string[] = [];
-  // "Name <address>" -> the address; then split on separators.
-  const text = cleanWhitespace(cell).replace(/[^<>,;]*<([^<>]*)>/g, ' $1 ');
-  for (const part of text.split(/[\s,;]+/)) {
-    if (!part) continue;
-    if (isValidEmail(part)) {
-      if (!valid.some((address) => address.toLowerCase() === part.toLowerCase())) valid.push(part);
-    } else invalid.push(part);
-  }
-  return { valid, invalid };
-}
 
 /** Counts valid and invalid To addresses over the given data rows (spec "recipients check"). */
 export function checkRecipients(sheet: SheetData, column: number, rows: Iterable<number>): RecipientsCheck {

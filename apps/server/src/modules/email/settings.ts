@@ -3,7 +3,7 @@
  * attachments added and removed, and the recipients check over the spreadsheet.
  */
 import {
-  MAX_ATTACHMENTS_TOTAL_BYTES, MAX_FROM_NAME_LENGTH, SheafError, isValidAttachmentName, type RecipientsCheck, type TemplateEmailSettings,
+  MAX_ATTACHMENTS_TOTAL_BYTES, MAX_FROM_NAME_LENGTH, SheafError, isValidAttachmentName, replyToColumn, type RecipientsCheck, type TemplateEmailSettings,
 } from '@sheaf/shared';
 import { z } from 'zod';
 import { UpdateEmailSettingsSchema } from '@sheaf/shared';
@@ -40,10 +40,8 @@ export async function updateEmailSettings(ctx: AppContext, ownerId: string, temp
     const settings: TemplateEmailSettings = { ...emailSettingsOf(stored.email), ...changes };
     // Columns are checked against the spreadsheet when there is one (the merge checks again at start).
     if (sheet) checkColumns(settings, sheet.headers);
-    if (sheet && /^\{\{/.test(settings.replyTo)) {
-      const column = settings.replyTo.replace(/^\{\{\s*|\s*\}\}$/g, '');
-      if (columnIndex(sheet.headers, column) === undefined) throw new SheafError('email/tag-unknown', { column });
-    }
+    const replyToTag = replyToColumn(settings.replyTo);
+    if (sheet && replyToTag !== null && columnIndex(sheet.headers, replyToTag) === undefined) throw new SheafError('email/tag-unknown', { column: replyToTag });
     await saveEmailSettings(tx, ownerId, templateId, settings);
     return settings;
   });

@@ -3,7 +3,7 @@
  * composition") and frozen into the merge (merges.request.email): later edits of the template's
  * settings, attachments or sender choice do not change a mailing that is under way.
  */
-import { MAX_FROM_NAME_LENGTH, SheafError, columnTags, isValidEmail, entitlements, sendEmailRefusal, type ErrorCode, type TemplateEmailSettings } from '@sheaf/shared';
+import { MAX_FROM_NAME_LENGTH, SheafError, columnTags, isValidReplyTo, entitlements, sendEmailRefusal, type ErrorCode, type TemplateEmailSettings } from '@sheaf/shared';
 import type { SheetData } from '@sheaf/engine';
 import type { AppContext } from '../../context.ts';
 import type { SenderDelivery } from '../senders/index.ts';
@@ -30,13 +30,8 @@ export interface MailingSnapshot {
   attachments: { name: string; size: number }[];
 }
 
-/** A reply-to is empty, an address, or exactly one column tag. */
-export function isValidReplyTo(replyTo: string): boolean {
-  const value = replyTo.trim();
-  if (value === '') return true;
-  if (/^\{\{\s*[^{}]+?\s*\}\}$/.test(value)) return true;
-  return isValidEmail(value);
-}
+/** A reply-to is empty, an address, or exactly one column tag: the shared rule the composer applies. */
+export { isValidReplyTo } from '@sheaf/shared';
 
 /** Every column the settings name must be a heading; throws the catalogue error of the first that is not. */
 export function checkColumns(settings: Pick<TemplateEmailSettings, 'recipientsColumn' | 'ccColumn' | 'bccColumn'>, headers: readonly string[]): void {

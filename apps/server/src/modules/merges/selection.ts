@@ -4,7 +4,7 @@
  * when credits run short. Same rules as the engine's own selection (merge/selection.ts), which the
  * job then applies to the RowSelection built here.
  */
-import { SheafError, parseRowList, type MergeRequest, type Placeholder, type RowSelection } from '@sheaf/shared';
+import { SheafError, columnIndex, rowPicker, type MergeRequest, type Placeholder, type RowSelection } from '@sheaf/shared';
 import type { SheetData } from '@sheaf/engine';
 
 export function rowSelectionOf(rowsData: MergeRequest['rowsData']): RowSelection {
@@ -13,14 +13,8 @@ export function rowSelectionOf(rowsData: MergeRequest['rowsData']): RowSelection
     : { kind: 'range', startRow: rowsData.startRow, endRow: rowsData.endRow };
 }
 
-/** Heading -> column index: exact first, then trimmed and case-insensitive (as the engine matches). */
-export function columnIndex(headers: readonly string[], column: string): number | undefined {
-  const exact = headers.indexOf(column);
-  if (exact >= 0) return exact;
-  const wanted = column.trim().toLowerCase();
-  const loose = headers.findIndex((heading) => heading.trim().toLowerCase() === wanted);
-  return loose >= 0 ? loose : undefined;
-}
+/** Heading -> column index: the shared rule the editor and the engine apply (packages/shared/src/rules/columns.ts). */
+export { columnIndex };
 
 /** Data-row indices the selection picks, in sheet order; refuses a selection that picks nothing. */
 export function selectedRows(sheet: SheetData, selection: RowSelection): number[] {
@@ -29,12 +23,7 @@ export function selectedRows(sheet: SheetData, selection: RowSelection): number[
   const last = sheet.rowNumber(sheet.rowCount - 1);
   const picked: number[] = [];
   if (selection.kind === 'all') return Array.from({ length: sheet.rowCount }, (_, index) => index);
-  const wanted = selection.kind === 'range'
-    ? (row: number) => row >= Math.min(selection.startRow, selection.endRow) && row <= Math.max(selection.startRow, selection.endRow)
-    : (() => {
-        const rows = new Set(parseRowList(selection.specificRowsNumbers, last));
-        return (row: number) => rows.has(row);
-      })();
+  const wanted = rowPicker(selection, last);
   for (let index = 0; index < sheet.rowCount; index++) if (wanted(sheet.rowNumber(index))) picked.push(index);
   if (picked.length === 0) {
     const asked = selection.kind === 'range' ? `${selection.startRow}-${selection.endRow}` : selection.specificRowsNumbers;

@@ -45,5 +45,8 @@ describe('placeholders', () => {
     expect(isMissingColumn('Zip', ['Name', 'City'])).toBe(true);
     expect(isMissingColumn('City', ['Name', 'City'])).toBe(false);
     expect(isMissingColumn('Zip', null)).toBe(false);
+    // The merge fills from a heading that differs only in case or spaces, so the editor does not flag it.
+    expect(isMissingColumn('city', ['Name', 'City'])).toBe(false);
+    expect(isMissingColumn(' CITY ', ['Name', 'City'])).toBe(false);
   });
 });

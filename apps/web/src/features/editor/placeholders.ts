@@ -2,7 +2,7 @@
  * Making and ordering placeholders (pure). New placeholders get a readable default size: 12 pt text
  * in a box a quarter of the page wide, placed where the user dropped or asked for it.
  */
-import { FALLBACK_FONT, type Placeholder, type PlaceholderType } from '@sheaf/shared';
+import { FALLBACK_FONT, hasColumn, type Placeholder, type PlaceholderType } from '@sheaf/shared';
 import { clampBox, fontSizeToRelative, type Size } from './geometry.ts';
 
 export const DEFAULT_FONT_SIZE_PT = 12;
@@ -41,9 +41,12 @@ export function byReadingOrder(a: Placeholder, b: Placeholder): number {
   return a.pageNumber - b.pageNumber || a.relativeY - b.relativeY || a.relativeX - b.relativeX;
 }
 
-/** A column the spreadsheet does not have: only meaningful once a spreadsheet is attached. */
+/**
+ * A column the spreadsheet does not have: only meaningful once a spreadsheet is attached. Matched by
+ * the shared rule the merge fills by (a heading differing only in case or spaces is the column).
+ */
 export function isMissingColumn(column: string, headings: readonly string[] | null): boolean {
-  return headings !== null && !headings.includes(column);
+  return headings !== null && !hasColumn(headings, column);
 }
 
 /** Placeholders whose column contains the search text, case-insensitive. */

@@ -50,6 +50,16 @@ describe('email composition checks', () => {
     expect(sendProblems({ ...complete, content: '<p><br></p>' }, context).content).toEqual({ code: 'email/content-empty' });
   });
 
+  it('counts an image-only message as content, as the mailing does', () => {
+    expect(isRichTextEmpty('<p><img src="https://example.com/logo.png" alt=""></p>')).toBe(false);
+    expect(sendProblems({ ...complete, content: '<p><img src="https://example.com/logo.png"><br></p>' }, context).content).toBeUndefined();
+  });
+
+  it('matches tags and columns to headings as the merge does: case and spaces aside', () => {
+    expect(liveProblems({ ...complete, subject: 'Invoice {{invoice NO}}', content: '<p>Dear {{ first }},</p>', replyTo: '{{EMAIL}}' }, HEADINGS)).toEqual({});
+    expect(sendProblems({ ...complete, recipientsColumn: 'email' }, context)).toEqual({});
+  });
+
   it('takes a reply-to address or one column tag', () => {
     expect(replyToProblem('', HEADINGS)).toBeNull();
     expect(replyToProblem('help@example.com', HEADINGS)).toBeNull();

@@ -3,8 +3,8 @@
  * each problem is a catalogue code with its parameters, shown under the field it concerns.
  */
 import {
-  columnTags, isValidAttachmentName, isValidEmail, MAX_ATTACHMENTS_TOTAL_BYTES, MAX_FROM_NAME_LENGTH,
-  type ErrorCode, type ErrorParams, type RecipientsCheck, type Sender, type TemplateEmailSettings,
+  firstUnknownTag, hasColumn, htmlColumnTags, isMessageEmpty, isValidAttachmentName, isValidReplyTo, MAX_ATTACHMENTS_TOTAL_BYTES,
+  MAX_FROM_NAME_LENGTH, replyToColumn, type ErrorCode, type ErrorParams, type RecipientsCheck, type Sender, type TemplateEmailSettings,
 } from '@sheaf/shared';
 
 export interface FieldProblem {
@@ -16,42 +16,27 @@ export interface FieldProblem {
 export type EmailField = 'fromEmail' | 'fromName' | 'subject' | 'content' | 'recipientsColumn' | 'replyTo' | 'general';
 export type EmailProblems = Partial<Record<EmailField, FieldProblem>>;
 
-/** Spec section 5: rich text is empty when every block is blank after removing line breaks and trimming. */
-export function isRichTextEmpty(html: string): boolean {
-  const text = html
-    .replace(/<br\s*\/?>/gi, '')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&nbsp;|&#160;|\u00a0/g, ' ')
-    .replace(/[\r\n]/g, '');
-  return text.trim() === '';
-}
+/** Spec section 5, the mailing's own rule: empty when no image and every block blank (an image-only message is content). */
+export const isRichTextEmpty = isMessageEmpty;
 
-/** The first {{Column}} tag of `text` that is not a heading, or null. */
-export function unknownTag(text: string, headings: readonly string[]): string | null {
-  return columnTags(text).find((column) => !headings.includes(column)) ?? null;
-}
-
-/** Tags inside the editor's HTML, read from its text (tags never span markup the editor makes). */
-const htmlText = (html: string) => html.replace(/<[^>]*>/g, '').replace(/&amp;/g, '&');
+/** The first tag of the editor's HTML, read as the mailing fills it, that names no heading. */
+const unknownHtmlTag = (html: string, headings: readonly string[]): string | null =>
+  htmlColumnTags(html).find((column) => !hasColumn(headings, column)) ?? null;
 
 /** Reply-to: empty, an address, or one {{Column}} tag naming a heading. */
 export function replyToProblem(replyTo: string, headings: readonly string[]): FieldProblem | null {
-  const value = replyTo.trim();
-  if (value === '') return null;
-  const tags = columnTags(value);
-  if (tags.length === 1 && /^\{\{[^{}]+\}\}$/.test(value)) {
-    return headings.includes(tags[0]!) ? null : { code: 'email/tag-unknown', params: { column: tags[0]! } };
-  }
-  return isValidEmail(value) ? null : { code: 'email/reply-to-invalid' };
+  if (!isValidReplyTo(replyTo)) return { code: 'email/reply-to-invalid' };
+  const column = replyToColumn(replyTo);
+  return column === null || hasColumn(headings, column) ? null : { code: 'email/tag-unknown', params: { column } };
 }
 
 /** What can be said while typing (no sender or recipients check needed). */
 export function liveProblems(settings: TemplateEmailSettings, headings: readonly string[]): EmailProblems {
   const problems: EmailProblems = {};
   if (settings.fromName.length > MAX_FROM_NAME_LENGTH) problems.fromName = { code: 'email/from-name-too-long', params: { max: MAX_FROM_NAME_LENGTH } };
-  const subjectTag = unknownTag(settings.subject, headings);
+  const subjectTag = firstUnknownTag(settings.subject, headings);
   if (subjectTag !== null) problems.subject = { code: 'email/tag-unknown', params: { column: subjectTag } };
-  const contentTag = unknownTag(htmlText(settings.content), headings);
+  const contentTag = unknownHtmlTag(settings.content, headings);
   if (contentTag !== null) problems.content = { code: 'email/tag-unknown', params: { column: contentTag } };
   const replyTo = replyToProblem(settings.replyTo, headings);
   if (replyTo) problems.replyTo = replyTo;
@@ -79,7 +64,7 @@ export function sendProblems(settings: TemplateEmailSettings, context: SendConte
   if (!problems.subject && settings.subject.trim() === '') problems.subject = { code: 'email/subject-empty' };
   if (!problems.content && isRichTextEmpty(settings.content)) problems.content = { code: 'email/content-empty' };
   if (!settings.recipientsColumn) problems.recipientsColumn = { code: 'email/no-recipients-column' };
-  else if (!context.headings.includes(settings.recipientsColumn)) problems.recipientsColumn = { code: 'email/column-unknown', params: { column: settings.recipientsColumn } };
+  else if (!hasColumn(context.headings, settings.recipientsColumn)) problems.recipientsColumn = { code: 'email/column-unknown', params: { column: settings.recipientsColumn } };
   else if (context.check && context.check.valid === 0) problems.recipientsColumn = { code: 'email/no-valid-recipients' };
   if (context.isCombinedOutput) problems.general = { code: 'merge/email-combined' };
   return problems;

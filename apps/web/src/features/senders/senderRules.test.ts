@@ -32,9 +32,27 @@ describe('sender form checks', () => {
 
   it('knows server names and IP addresses from typos', () => {
     for (const good of ['smtp.example.com', 'localhost', '127.0.0.1', '::1', '[2001:db8::1]', 'mail-1.example.co.uk']) expect(isValidServerName(good), good).toBe(true);
-    for (const bad of ['', 'smtp example.com', '-smtp.example.com', '256.1.1.1', '1.2.3', 'smtp..example.com', 'smtp_1.example.com', 'http://smtp.example.com']) {
+    for (const bad of ['', 'smtp example.com', '-smtp.example.com', '256.1.1.1', 'smtp..example.com', 'smtp_1.example.com', 'http://smtp.example.com', 'smtp.example.com:25']) {
       expect(isValidServerName(bad), bad).toBe(false);
     }
+  });
+
+  it('reads server names as the server does (one shared rule): short IPv4 spellings and international names are hosts', () => {
+    // 1.2.3 is 1.2.0.3 to every resolver; the server accepts it (and its guard refuses private ones).
+    for (const good of ['1.2.3', '127.1', 'münchen.de', 'SMTP.Example.COM.']) expect(isValidServerName(good), good).toBe(true);
+  });
+
+  it('accepts an identifier with combining marks, as the server does', () => {
+    // "José" typed with a combining acute accent (e + U+0301) and the precomposed é are both letters.
+    for (const identifier of ['Jose\u0301 Díaz', 'José Díaz', 'Nguyễn Thị']) {
+      expect(validateSenderForm('spoof', { ...empty, email: 'ada@example.com', identifier }), identifier).toEqual({});
+    }
+  });
+
+  it('takes the port as 1 to 5 digits, as the server does', () => {
+    const ok = { ...empty, email: 'ada@example.com', server: 'smtp.example.com', username: 'ada', password: 'secret' };
+    expect(validateSenderForm('smtp', { ...ok, port: '000465' }).port).toBe('sender/PortError');
+    expect(validateSenderForm('smtp', { ...ok, port: ' 00465 ' }).port).toBeUndefined();
   });
 
   it('tells an empty email from an invalid one', () => {

@@ -4,9 +4,12 @@
  * verified again and which methods a plan may use. The server checks everything again.
  */
 import {
-  cleanWhitespace, entitlements, isValidEmail, senderMethodRefusal, SMTP_PORT_RANGE,
+  cleanWhitespace, entitlements, identifierProblem, parseSubdomain, senderEmailProblem, senderMethodRefusal, smtpFieldProblems,
   type BillingPlan, type Edition, type ErrorCode, type Sender, type SenderErrorName, type SenderMethod,
 } from '@sheaf/shared';
+
+// The field rules are the shared ones the server applies (packages/shared/src/rules/senders.ts).
+export { isValidServerName, parsePort } from '@sheaf/shared';
 
 export type SenderField = 'email' | 'identifier' | 'subdomain' | 'server' | 'port' | 'username' | 'password';
 
@@ -25,31 +28,6 @@ export interface SenderFormValues {
 export type SenderFieldErrors = Partial<Record<SenderField, ErrorCode>>;
 
 const code = (name: SenderErrorName): ErrorCode => `sender/${name}` as ErrorCode;
-
-/** Letters, digits, spaces and . , ' - _ & only; at most 64 characters (the server's IdentifierError). */
-const IDENTIFIER = /^[\p{L}\p{N} .,'_&-]{1,64}$/u;
-/** Letters, digits, dots and hyphens only (spec section 5). */
-const SUBDOMAIN = /^[A-Za-z0-9.-]+$/;
-const HOST_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
-const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
-
-/** A host name (labels of letters, digits and hyphens), an IPv4 address or an IPv6 address. */
-export function isValidServerName(value: string): boolean {
-  const host = value.trim();
-  if (host === '' || host.length > 253) return false;
-  if (IPV4.test(host)) return true;
-  if (host.includes(':')) return /^\[?[0-9A-Fa-f:.]+\]?$/.test(host) && (host.match(/:/g) ?? []).length >= 2;
-  // All-numeric names with dots would be mistyped IPv4 addresses.
-  if (/^[\d.]+$/.test(host)) return false;
-  return host.replace(/\.$/, '').split('.').every((label) => HOST_LABEL.test(label));
-}
-
-/** The port as a number when it is a whole number from 1 to 99999, else null. */
-export function parsePort(value: string): number | null {
-  if (!/^\d{1,5}$/.test(value.trim())) return null;
-  const port = Number(value.trim());
-  return port >= SMTP_PORT_RANGE.min && port <= SMTP_PORT_RANGE.max ? port : null;
-}
 
 /**
  * An address already among the user's senders of this method: verified, or added and waiting. An
@@ -71,26 +49,24 @@ function duplicateProblem(email: string, method: SenderMethod, senders: readonly
 export function validateSenderForm(method: SenderMethod, values: SenderFormValues, senders: readonly Sender[] = [], editingId?: string): SenderFieldErrors {
   const errors: SenderFieldErrors = {};
   const email = cleanWhitespace(values.email);
-  if (email === '') errors.email = code('EmptyEmailError');
-  else if (!isValidEmail(email)) errors.email = code('EmailError');
+  const emailProblem = senderEmailProblem(email);
+  if (emailProblem) errors.email = code(emailProblem);
 
   if (method === 'spoof') {
-    const identifier = cleanWhitespace(values.identifier);
-    if (identifier === '') errors.identifier = code('EmptyIdentifierError');
-    else if (!IDENTIFIER.test(identifier)) errors.identifier = code('IdentifierError');
+    const identifier = identifierProblem(values.identifier);
+    if (identifier) errors.identifier = code(identifier);
   }
   if (method === 'domain') {
-    const subdomain = cleanWhitespace(values.subdomain);
-    if (subdomain === '' || !SUBDOMAIN.test(subdomain) || subdomain.startsWith('.') || subdomain.endsWith('.') || subdomain.includes('..')) {
-      errors.subdomain = code('SubdomainError');
-    }
+    const parsed = parseSubdomain(values.subdomain, emailProblem ? '' : email.slice(email.lastIndexOf('@') + 1));
+    if ('error' in parsed) errors.subdomain = code(parsed.error);
   }
   if (method === 'smtp') {
-    if (!isValidServerName(values.server)) errors.server = code('ServerError');
-    if (parsePort(values.port) === null) errors.port = code('PortError');
-    if (values.username.trim() === '') errors.username = code('UsernameError');
     // An existing smtp sender keeps its stored password when the field is left empty.
-    if (values.password === '' && editingId === undefined) errors.password = code('PasswordError');
+    const problems = smtpFieldProblems(values, editingId !== undefined);
+    for (const field of ['server', 'port', 'username', 'password'] as const) {
+      const problem = problems[field];
+      if (problem) errors[field] = code(problem);
+    }
   }
   if (!errors.email && editingId === undefined) {
     const duplicate = duplicateProblem(email, method, senders);

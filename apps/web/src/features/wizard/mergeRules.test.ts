@@ -97,5 +97,7 @@ describe('checks before generating', () => {
     expect(noPlaceholderMatches([{ column: 'Name' }, { column: 'City' }], ['First', 'Last'])).toBe(true);
     expect(noPlaceholderMatches([{ column: 'Name' }, { column: 'Last' }], ['First', 'Last'])).toBe(false);
     expect(noPlaceholderMatches([], ['First'])).toBe(false);
+    // A heading differing only in case fills the placeholder in the merge, so it matches.
+    expect(noPlaceholderMatches([{ column: 'first' }], ['First', 'Last'])).toBe(false);
   });
 });

@@ -3,7 +3,7 @@
  * cancel retries, the credits check and what a polled merge means for the status view.
  */
 import {
-  CANCEL_MIN_ROWS, CANCEL_RETRIES, CANCEL_RETRY_DELAY_MS, TEMPLATE_ID_LENGTH,
+  CANCEL_MIN_ROWS, CANCEL_RETRIES, CANCEL_RETRY_DELAY_MS, hasColumn, TEMPLATE_ID_LENGTH,
   type Merge, type MergeRequest, type Placeholder, type TemplateOutputSettings,
 } from '@sheaf/shared';
 import { normalizedProtection } from './outputRules.ts';
@@ -109,6 +109,5 @@ export function creditsVerdict(credits: { unlimited: boolean; available: number 
 /** True when a sheet is attached and no placeholder fills from one of its headings (spec section 5). */
 export function noPlaceholderMatches(placeholders: readonly Pick<Placeholder, 'column'>[], headings: readonly string[]): boolean {
   if (placeholders.length === 0 || headings.length === 0) return false;
-  const known = new Set(headings);
-  return !placeholders.some((placeholder) => known.has(placeholder.column));
+  return !placeholders.some((placeholder) => hasColumn(headings, placeholder.column));
 }

@@ -43,6 +43,11 @@ describe('file name pattern', () => {
     expect(fileNameProblem('{{Last}}-{{First}}', false, headings)).toBeNull();
   });
 
+  it('accepts file-name and password tags that differ from a heading only in case, as the merge does', () => {
+    expect(fileNameProblem('{{last}}-{{CUSTOMER ID}}', false, headings)).toBeNull();
+    expect(passwordProblem('{{customer id}}1', false, headings)).toBeNull();
+  });
+
   it('inserts a column tag at the cursor, replacing a selection', () => {
     expect(insertColumnTag('Invoice-', 'Last', 8)).toEqual({ text: 'Invoice-{{Last}}', cursor: 16 });
     expect(insertColumnTag('A-XX-B', 'First', 2, 4)).toEqual({ text: 'A-{{First}}-B', cursor: 11 });

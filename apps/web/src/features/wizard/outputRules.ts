@@ -2,7 +2,7 @@
  * Checks of the step 4 output options (spec section 5 "Password protection" and the file name
  * pattern). Each problem is a catalogue code with its parameters, shown under the field it concerns.
  */
-import { columnTags, hasColumnTags, isValidPasswordPattern, type ErrorCode, type ErrorParams, type PasswordProtection } from '@sheaf/shared';
+import { firstUnknownTag, hasColumnTags, isValidPasswordPattern, type ErrorCode, type ErrorParams, type PasswordProtection } from '@sheaf/shared';
 
 export interface FieldProblem {
   code: ErrorCode;
@@ -19,8 +19,8 @@ export function passwordProblem(password: string, isCombinedOutput: boolean, hea
   if (password === '') return null;
   if (!isValidPasswordPattern(password)) return { code: 'merge/password-invalid' };
   if (isCombinedOutput && hasColumnTags(password)) return { code: 'merge/password-tags-combined' };
-  const unknown = columnTags(password).find((column) => !headings.includes(column));
-  if (unknown !== undefined) return { code: 'merge/password-tag-unknown', params: { column: unknown } };
+  const unknown = firstUnknownTag(password, headings);
+  if (unknown !== null) return { code: 'merge/password-tag-unknown', params: { column: unknown } };
   return null;
 }
 
@@ -42,8 +42,8 @@ export function normalizedProtection(protection: PasswordProtection | null): Pas
 /** A file name pattern naming a column the sheet does not have; ignored with combined output. */
 export function fileNameProblem(pattern: string, isCombinedOutput: boolean, headings: readonly string[]): FieldProblem | null {
   if (isCombinedOutput) return null;
-  const unknown = columnTags(pattern).find((column) => !headings.includes(column));
-  return unknown === undefined ? null : { code: 'merge/file-name-tag-unknown', params: { column: unknown } };
+  const unknown = firstUnknownTag(pattern, headings);
+  return unknown === null ? null : { code: 'merge/file-name-tag-unknown', params: { column: unknown } };
 }
 
 /** Inserts `{{heading}}` into `text` at the cursor (or replacing the selection); returns text and new cursor. */

@@ -17,7 +17,12 @@ describe('rows to generate', () => {
     expect(countRowsToGenerate(range(3, 5), sheet)).toBe(3);
     expect(countRowsToGenerate(range(1, 100), sheet)).toBe(10);
     expect(countRowsToGenerate(range(null, 4), sheet)).toBe(3);
-    expect(countRowsToGenerate(range(9, 4), sheet)).toBe(0);
+  });
+
+  it('reads a range either way round, as the merge makes it (9 to 4 is rows 4 to 9)', () => {
+    // Before the shared row rule the web counted 0 here while the server made six documents.
+    expect(countRowsToGenerate(range(9, 4), sheet)).toBe(6);
+    expect(rowsData(range(9, 4), sheet)).toEqual({ startRow: 4, endRow: 9 });
   });
 
   it('counts a row list without duplicates, dropping malformed items and rows outside the sheet', () => {

@@ -3,7 +3,7 @@
  * written like "1, 3, 5-12" (parseRowList: malformed items are dropped). Only rows that exist in the
  * sheet count, so the number shown is the number of documents the server will make.
  */
-import { parseRowList, type MergeRequest } from '@sheaf/shared';
+import { countSelectedRows, rangeBounds, type MergeRequest } from '@sheaf/shared';
 
 export type RowsMode = 'all' | 'range' | 'specific';
 
@@ -24,22 +24,24 @@ export interface SheetBounds {
 
 export const ALL_ROWS: RowSelectionState = { mode: 'all', startRow: null, endRow: null, specificRows: '' };
 
-/** The effective range of the 'range' mode, clamped to the sheet. */
+/**
+ * The effective range of the 'range' mode: an end not typed yet is the sheet's; the two ends read
+ * either way round (the shared row rule the merge applies), clamped to the sheet.
+ */
 export function effectiveRange(selection: RowSelectionState, sheet: SheetBounds): { startRow: number; endRow: number } {
-  const start = Math.max(sheet.firstRow, selection.startRow ?? sheet.firstRow);
-  const end = Math.min(sheet.lastRow, selection.endRow ?? sheet.lastRow);
-  return { startRow: start, endRow: end };
+  const { low, high } = rangeBounds(selection.startRow ?? sheet.firstRow, selection.endRow ?? sheet.lastRow);
+  return { startRow: Math.max(sheet.firstRow, low), endRow: Math.min(sheet.lastRow, high) };
 }
 
-/** How many documents the selection makes; 0 with no spreadsheet. */
+/** How many documents the selection makes (the shared count the merge's selection agrees with); 0 with no spreadsheet. */
 export function countRowsToGenerate(selection: RowSelectionState, sheet: SheetBounds | null): number {
-  if (!sheet || sheet.lastRow < sheet.firstRow) return 0;
-  if (selection.mode === 'all') return sheet.lastRow - sheet.firstRow + 1;
+  if (!sheet) return 0;
+  if (selection.mode === 'all') return countSelectedRows({ kind: 'all' }, sheet);
   if (selection.mode === 'range') {
     const { startRow, endRow } = effectiveRange(selection, sheet);
-    return Math.max(0, endRow - startRow + 1);
+    return countSelectedRows({ kind: 'range', startRow, endRow }, sheet);
   }
-  return parseRowList(selection.specificRows, sheet.lastRow).filter((row) => row >= sheet.firstRow).length;
+  return countSelectedRows({ kind: 'specific', specificRowsNumbers: selection.specificRows }, sheet);
 }
 
 /** The rowsData of the merge request for the selection. */
