@@ -1,11 +1,15 @@
 /**
  * Output options of spec section 3: combined or separate documents, keep or flatten form fields,
  * leave or repair the PDF, placeholders only or PDF plus placeholders, compress or not. Each change
- * is saved to the template at once (the parent does the saving).
+ * is saved to the template at once (the parent does the saving). A plan that watermarks says so here.
  */
 import { useTranslation } from 'react-i18next';
-import { FormControl, FormControlLabel, FormLabel, Radio, RadioGroup, Stack, Switch, Typography } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, FormControl, FormControlLabel, FormLabel, Radio, RadioGroup, Stack, Switch, Typography } from '@mui/material';
 import type { TemplateOutputSettings } from '@sheaf/shared';
+import { configQuery } from '../../api/routeQuery.ts';
+import { useCurrentUser } from '../auth/useCurrentUser.ts';
+import { planWatermark } from './watermarkNotice.ts';
 
 type Flags = Pick<TemplateOutputSettings, 'isCombinedOutput' | 'isKeepFormOutput' | 'isOnlyPlaceholdersOutput' | 'isTryRepair' | 'isCompressedOutput'>;
 
@@ -17,6 +21,9 @@ interface OutputOptionsProps {
 
 export default function OutputOptions({ output, onChange, disabled = false }: OutputOptionsProps) {
   const { t } = useTranslation('wizard');
+  const me = useCurrentUser();
+  const config = useQuery(configQuery());
+  const watermark = planWatermark(me.data?.billingPlan, config.data?.edition);
   const toggle = (key: keyof Flags, label: string, hint: string) => (
     <FormControlLabel
       control={<Switch checked={output[key]} onChange={(event) => onChange({ [key]: event.target.checked })} disabled={disabled} />}
@@ -27,6 +34,7 @@ export default function OutputOptions({ output, onChange, disabled = false }: Ou
   return (
     <Stack spacing={2}>
       <Typography variant="subtitle1" component="h2">{t('output.title')}</Typography>
+      {watermark && <Alert severity="info" data-testid="plan-watermark">{t('output.watermark', { text: watermark })}</Alert>}
       <FormControl disabled={disabled}>
         <FormLabel id="wizard-output-kind">{t('output.kind')}</FormLabel>
         <RadioGroup
