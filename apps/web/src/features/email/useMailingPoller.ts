@@ -9,12 +9,13 @@ import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { REPORT_POLL_MS, type MailingReport } from '@sheaf/shared';
 import { errorDetailsOf } from '../../api/apiError.ts';
-import { api, ApiError } from '../../api/client.ts';
+import { ApiError } from '../../api/client.ts';
 import { queryKeys } from '../../api/queryKeys.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useNotify } from '../../app/snackbar.tsx';
 import { translateError } from '../../i18n/errors.ts';
 import { mailingPollFailed, mailingReportReceived, mailingResumed } from '../wizard/wizardSlice.ts';
+import { mailingMergeOf, mergesOfTemplateQuery } from '../wizard/api.ts';
 import { mailingReportQuery } from './api.ts';
 import { isMailingActive } from './mailingRules.ts';
 
@@ -76,17 +77,11 @@ export function useMailingPoller(): void {
     if (status === 'completed' || status === 'cancelled') void queryClient.invalidateQueries({ queryKey: queryKeys.emailReport.all });
   }, [status, queryClient]);
 
-  // After a reload: a merge of this template whose documents are made but still being mailed.
+  // After a reload: a merge of this template whose documents are made but still being mailed (only an
+  // answer of this visit counts: a mailing listed earlier may have ended since).
+  const merges = useQuery({ ...mergesOfTemplateQuery(templateId ?? ''), enabled: Boolean(templateId) });
+  const stillMailing = merges.isFetchedAfterMount && merges.data ? mailingMergeOf(merges.data) : null;
   useEffect(() => {
-    if (!templateId) return undefined;
-    const controller = new AbortController();
-    api.call('listMerges', { params: { id: templateId }, signal: controller.signal }).then(
-      ({ merges }) => {
-        const mailing = merges.find((merge) => (merge.mailingStatus === 'queued' || merge.mailingStatus === 'sending') && !merge.madeViaApi && merge.status === 'completed');
-        if (mailing && !controller.signal.aborted) dispatch(mailingResumed({ mergeId: mailing.mergeId, templateId }));
-      },
-      () => undefined,
-    );
-    return () => controller.abort();
-  }, [templateId, dispatch]);
+    if (stillMailing && templateId) dispatch(mailingResumed({ mergeId: stillMailing.mergeId, templateId }));
+  }, [stillMailing, templateId, dispatch]);
 }

@@ -8,13 +8,13 @@
  * reload. The mailing report is polled the same way every REPORT_POLL_MS.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { environmentManager, onlineManager, QueryClient, QueryObserver } from '@tanstack/react-query';
+import { environmentManager, onlineManager, QueryClient, QueryObserver, type QueryObserverOptions } from '@tanstack/react-query';
 import { REPORT_POLL_MS, type MailingReport, type Merge } from '@sheaf/shared';
 import { api, ApiError } from '../../api/client.ts';
 import { queryKeys } from '../../api/queryKeys.ts';
 import { meQuery } from '../../api/routeQuery.ts';
 import { mailingReportQuery } from '../email/api.ts';
-import { mergeAnswered, mergeQuery } from './api.ts';
+import { mailingMergeOf, mergeAnswered, mergeQuery, runningMergeOf } from './api.ts';
 import { POLL_INTERVAL_MS } from './mergeRules.ts';
 
 const TEMPLATE = 'T'.repeat(20);
@@ -41,8 +41,9 @@ function serve(answers: Partial<Record<string, (() => Promise<unknown>)[]>>) {
 
 let queryClient: QueryClient;
 const unsubscribers: (() => void)[] = [];
-function observe<T>(options: ConstructorParameters<typeof QueryObserver<T, Error, T, T, readonly unknown[]>>[1]) {
-  const observer = new QueryObserver(queryClient, options);
+/** Watches a query as a mounted component would (the options as the app's hooks pass them). */
+function observe<T = unknown>(options: object): QueryObserver<T> {
+  const observer = new QueryObserver<T>(queryClient, options as QueryObserverOptions<T>);
   unsubscribers.push(observer.subscribe(() => undefined));
   return observer;
 }
@@ -73,7 +74,7 @@ describe('the merge progress query', () => {
     });
     queryClient.setQueryData(queryKeys.me, { counter: 0 });
     observe(meQuery()); // the navbar's counter chip
-    const progress = observe(mergeQuery(TEMPLATE, MERGE));
+    const progress = observe<Merge>(mergeQuery(TEMPLATE, MERGE));
     await vi.advanceTimersByTimeAsync(0);
     expect(server.count('getMerge')).toBe(1);
     expect(progress.getCurrentResult().data?.done).toBe(1);
@@ -94,7 +95,7 @@ describe('the merge progress query', () => {
 
   it('backs off while the network fails, saying so, and goes on with the next answer', async () => {
     const server = serve({ getMerge: [() => Promise.reject(offline()), () => Promise.reject(offline()), () => Promise.resolve(merge('generating'))] });
-    const progress = observe(mergeQuery(TEMPLATE, MERGE));
+    const progress = observe<Merge>(mergeQuery(TEMPLATE, MERGE));
     await vi.advanceTimersByTimeAsync(0);
     expect(server.count('getMerge')).toBe(1);
     expect(progress.getCurrentResult().failureReason).toMatchObject({ isNetwork: true });
@@ -113,7 +114,7 @@ describe('the merge progress query', () => {
     let answer: (merge: Merge) => void = () => undefined;
     const server = serve({ getMerge: [() => new Promise<Merge>((resolve) => (answer = resolve)), () => Promise.resolve(merge('generating'))] });
     onlineManager.setOnline(false);
-    const progress = observe(mergeQuery(TEMPLATE, MERGE));
+    const progress = observe<Merge>(mergeQuery(TEMPLATE, MERGE));
     await vi.advanceTimersByTimeAsync(10_000);
     expect(server.count('getMerge')).toBe(0);
     expect(progress.getCurrentResult().fetchStatus).toBe('paused');
@@ -133,7 +134,7 @@ describe('the merge progress query', () => {
 
   it('stops when the page stops following, aborting the call in flight', async () => {
     const server = serve({ getMerge: [() => new Promise<Merge>(() => undefined)] });
-    observe(mergeQuery(TEMPLATE, MERGE));
+    observe<Merge>(mergeQuery(TEMPLATE, MERGE));
     await vi.advanceTimersByTimeAsync(0);
     expect(server.calls[0]?.signal?.aborted).toBe(false);
     unsubscribers.splice(0).forEach((unsubscribe) => unsubscribe());
@@ -144,7 +145,7 @@ describe('the merge progress query', () => {
 
   it('ends in error, polling no more, when the server refuses for good', async () => {
     const server = serve({ getMerge: [() => Promise.reject(gone())] });
-    const progress = observe(mergeQuery(TEMPLATE, MERGE));
+    const progress = observe<Merge>(mergeQuery(TEMPLATE, MERGE));
     await vi.advanceTimersByTimeAsync(60_000);
     expect(server.count('getMerge')).toBe(1);
     expect(progress.getCurrentResult()).toMatchObject({ status: 'error', error: { code: 'merge/not-found' } });
@@ -161,6 +162,16 @@ describe('the merge progress query', () => {
   });
 });
 
+describe('merges picked up again after a reload', () => {
+  it('finds the wizard\'s own merge still generating, and one whose documents are still being mailed', () => {
+    const other = (status: Merge['status'], extra: Partial<Merge> = {}) => merge(status, { mergeId: 'O'.repeat(20), ...extra });
+    expect(runningMergeOf([merge('completed'), other('generating')])?.mergeId).toBe('O'.repeat(20));
+    expect(runningMergeOf([merge('queued', { madeViaApi: true }), merge('completed')])).toBeNull();
+    expect(mailingMergeOf([merge('completed', { mailingStatus: 'sending' })])?.mergeId).toBe(MERGE);
+    expect(mailingMergeOf([merge('generating', { mailingStatus: 'queued' }), merge('completed', { mailingStatus: 'completed' })])).toBeNull();
+  });
+});
+
 describe('the mailing report query', () => {
   const report = (extra: Partial<MailingReport> = {}) => ({ events: [], eventCounts: { total: 2, queued: 2 }, isCancelled: false, mailingStatus: 'sending', error: null, ...extra }) as unknown as MailingReport;
 
@@ -168,7 +179,7 @@ describe('the mailing report query', () => {
     const server = serve({
       mailingReport: [() => Promise.resolve(report()), () => Promise.reject(offline()), () => Promise.resolve(report()), () => Promise.reject(new ApiError({ status: 403, code: 'auth/forbidden', message: 'no' }))],
     });
-    const poll = observe(mailingReportQuery(TEMPLATE, MERGE));
+    const poll = observe<MailingReport>(mailingReportQuery(TEMPLATE, MERGE));
     await vi.advanceTimersByTimeAsync(0);
     expect(server.count('mailingReport')).toBe(1);
     await vi.advanceTimersByTimeAsync(REPORT_POLL_MS);

@@ -69,3 +69,32 @@ export function mergeAnswered(queryClient: QueryClient, merge: Merge): void {
   queryClient.setQueryData(key, merge);
   if (!isRunning(merge) && (!before || isRunning(before))) invalidateAfterMerge(queryClient);
 }
+
+/**
+ * One template's details for the wizard (placeholders, sheet, output and email settings). Always
+ * asked afresh when the wizard opens it: the wizard changes it as the user works.
+ */
+export const templateDetailQuery = (templateId: string) => queryOptions({
+  ...routeQuery(queryKeys.templates.detail(templateId), 'getTemplate', { params: { id: templateId } }),
+  staleTime: 0,
+  gcTime: 0,
+  retry: (failures: number, error: unknown) => failures < 2 && isTransientError(error),
+});
+
+/** A template's merges, newest first: after a reload, one may still be generating or mailing. */
+export const mergesOfTemplateQuery = (templateId: string) => queryOptions({
+  queryKey: queryKeys.merges.ofTemplate(templateId),
+  queryFn: ({ signal }) => api.call('listMerges', { params: { id: templateId }, signal }).then((answer) => answer.merges),
+  staleTime: 0,
+  gcTime: 0,
+});
+
+/** A merge of the wizard's own (not made through the API) still being generated. */
+export function runningMergeOf(merges: readonly Merge[]): Merge | null {
+  return merges.find((merge) => isRunning(merge) && !merge.madeViaApi) ?? null;
+}
+
+/** A merge of the wizard's own whose documents are made and still being emailed. */
+export function mailingMergeOf(merges: readonly Merge[]): Merge | null {
+  return merges.find((merge) => (merge.mailingStatus === 'queued' || merge.mailingStatus === 'sending') && !merge.madeViaApi && merge.status === 'completed') ?? null;
+}
