@@ -41,6 +41,11 @@ describe('createFileNamer', () => {
     expect(nameRows('{{last}}', [{ Last: 'Smith' }])).toEqual(['Smith.pdf']);
   });
 
+  it('matches a heading with spaces around it, as the server\'s check does (the shared column rule)', () => {
+    const namer = createFileNamer('{{Last}}', ['First', ' Last ']);
+    expect(namer((column) => (column === ' Last ' ? 'Smith' : ''), 2)).toBe('Smith.pdf');
+  });
+
   it('replaces characters that Windows, macOS or Linux refuse with a dash', () => {
     expect(nameRows('{{Last}}', [{ Last: 'a/b\\c:d*e?f"g<h>i|j' }])).toEqual(['a-b-c-d-e-f-g-h-i-j.pdf']);
     expect(nameRows('{{City}}', [{ City: '12/03/2024' }])).toEqual(['12-03-2024.pdf']);

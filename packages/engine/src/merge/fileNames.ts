@@ -1,4 +1,4 @@
-import { columnTags, fillColumnTags, SheafError } from '@sheaf/shared';
+import { columnIndex, columnTags, fillColumnTags, SheafError } from '@sheaf/shared';
 
 /** Names the document of one row: the row's value of a column by heading, and its Excel row number. */
 export type FileNamer = (rowValues: (column: string) => string, rowNumber: number) => string;
@@ -43,14 +43,14 @@ export function createFileNamer(pattern: string | undefined, headers: readonly s
   };
 }
 
-/** Maps each tag to its heading: an exact match, else the one heading equal ignoring case; unknown tags fail now, not per row. */
+/** Maps each tag to its heading by the shared column rule (as the server checked it); unknown tags fail now, not per row. */
 function resolveTags(pattern: string, headers: readonly string[]): Map<string, string> {
   const headerOf = new Map<string, string>();
   for (const tag of columnTags(pattern)) {
     if (headerOf.has(tag)) continue;
-    const header = headers.includes(tag) ? tag : headers.find((candidate) => candidate.toLowerCase() === tag.toLowerCase());
-    if (header === undefined) throw new SheafError('merge/file-name-tag-unknown', { column: tag });
-    headerOf.set(tag, header);
+    const index = columnIndex(headers, tag);
+    if (index === undefined) throw new SheafError('merge/file-name-tag-unknown', { column: tag });
+    headerOf.set(tag, headers[index]!);
   }
   return headerOf;
 }

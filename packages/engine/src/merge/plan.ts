@@ -4,7 +4,7 @@
  */
 import { PDFDocument, PDFName, PDFRef, PDFDict, PDFString, PDFArray, type PDFContext } from 'pdf-lib';
 import {
-  OutputOptionsSchema, SheafError, columnTags, hasColumnTags, isValidPasswordPattern,
+  OutputOptionsSchema, SheafError, columnTags, fillColumnTags, hasColumnTags, isValidPasswordPattern,
   type OutputOptions, type Placeholder,
 } from '@sheaf/shared';
 import { FontRegistry } from '../text/index.ts';
@@ -153,7 +153,7 @@ function passwordsFor(options: OutputOptions, cell: (row: number) => (column: st
   const protection = options.passwordProtection;
   // A protection with both passwords empty is removed (spec section 3).
   if (!protection || (protection.readPassword === '' && protection.modifyPassword === '')) return () => undefined;
-  const fill = (pattern: string, row: number) => pattern.replace(/\{\{\s*([^{}]+?)\s*\}\}/g, (_tag, column: string) => cell(row)(column));
+  const fill = (pattern: string, row: number) => fillColumnTags(pattern, cell(row));
   return (row) => ({ userPassword: fill(protection.readPassword, row), ownerPassword: fill(protection.modifyPassword, row) });
 }
 

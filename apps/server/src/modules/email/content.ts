@@ -4,7 +4,7 @@
  */
 import sanitizeHtml from 'sanitize-html';
 import { compile } from 'html-to-text';
-import { decodeTagName, isMessageEmpty } from '@sheaf/shared';
+import { decodeTagName, fillColumnTags, isMessageEmpty } from '@sheaf/shared';
 
 // Tag names and the empty-message rule are the shared ones the composer applies (packages/shared/src/rules/content.ts).
 export { decodeTagName, htmlColumnTags } from '@sheaf/shared';
@@ -50,16 +50,14 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
-const TAG_PATTERN = /\{\{\s*([^{}]+?)\s*\}\}/g;
-
 /** Fills the tags of an HTML text with the row's values, escaped. */
 export function fillHtml(html: string, valueOf: (column: string) => string): string {
-  return html.replace(TAG_PATTERN, (_tag, name: string) => escapeHtml(valueOf(decodeTagName(name))));
+  return fillColumnTags(html, (name) => escapeHtml(valueOf(decodeTagName(name))));
 }
 
 /** Fills the tags of a plain text (subject, reply-to). */
 export function fillText(text: string, valueOf: (column: string) => string): string {
-  return text.replace(TAG_PATTERN, (_tag, name: string) => valueOf(name.trim()));
+  return fillColumnTags(text, (name) => valueOf(name.trim()));
 }
 
 const toText = compile({ wordwrap: false, selectors: [{ selector: 'img', format: 'skip' }, { selector: 'a', options: { hideLinkHrefIfSameAsText: true } }] });

@@ -4,7 +4,7 @@
  * with the longest value of its column, so the user sees whether the box is big enough.
  */
 import { prepareMerge, sheetFromTable, type CellValue, type SheetData } from '@sheaf/engine';
-import { entitlements, FREE_PLAN_WATERMARK, SheafError, type Placeholder } from '@sheaf/shared';
+import { entitlements, FREE_PLAN_WATERMARK, rangeBounds, SheafError, type Placeholder } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
 import { loadUserFonts } from '../fonts/index.ts';
 import { currentPeriod } from '../users/index.ts';
@@ -14,6 +14,7 @@ import { fallbackFonts } from './engine-fonts.ts';
 import { loadImages } from './images.ts';
 import { readOutput } from './output-settings.ts';
 import { requireTemplate } from './service.ts';
+import { accountFor, type Principal } from '../../access/index.ts';
 
 export const MAX_PREVIEW_ROWS = 20;
 
@@ -26,8 +27,7 @@ export interface PreviewRequest {
 
 /** Data-row indices whose Excel numbers fall in the range, at most MAX_PREVIEW_ROWS of them. */
 function rowsInRange(sheet: SheetData, startRow: number, endRow: number): number[] {
-  const low = Math.min(startRow, endRow);
-  const high = Math.max(startRow, endRow);
+  const { low, high } = rangeBounds(startRow, endRow);
   const indices: number[] = [];
   for (let index = 0; index < sheet.rowCount && indices.length < MAX_PREVIEW_ROWS; index++) {
     const rowNumber = sheet.rowNumber(index);
@@ -90,7 +90,8 @@ function headingsOnly(placeholders: Placeholder[]): PreviewSheet {
   return { sheet: sheetFromTable(columns, [columns]), startRow: 2, endRow: 2 };
 }
 
-export async function previewTemplate(ctx: AppContext, ownerId: string, id: string, request: PreviewRequest): Promise<Uint8Array> {
+export async function previewTemplate(ctx: AppContext, principal: Principal, id: string, request: PreviewRequest): Promise<Uint8Array> {
+  const ownerId = accountFor(principal, 'templates:read');
   const row = await requireTemplate(ctx, ownerId, id);
   if (row.is_encrypted) throw new SheafError('template/encrypted');
   if (request.placeholders.length === 0) throw new SheafError('merge/no-placeholders');
