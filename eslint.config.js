@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 const nodeOnly = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'path', 'node:path', 'child_process',
   'node:child_process', 'net', 'node:net', 'http', 'node:http', 'https', 'node:https', 'os', 'node:os',
@@ -28,6 +29,12 @@ export default tseslint.config(
       // focus into it); plain DOM elements still may not steal focus.
       'jsx-a11y/no-autofocus': ['error', { ignoreNonDOM: true }],
     },
+  },
+  {
+    // The web app's hooks and components: the React hooks rules (v7 recommended: rules of hooks,
+    // dependencies, and the compiler's checks such as no state set synchronously in an effect).
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat.recommended,
   },
   {
     // The store imports every slice: a slice importing the store (even for its RootState type) is an

@@ -141,12 +141,18 @@ export default function Step4Generate() {
     return () => clearTimeout(timer);
   }, [selection, storedRows, hasSheet]);
 
-  // "Start the merge after upload" (step 3) lands here with the saved options.
-  useEffect(() => {
-    if (!autoStart || status !== 'initial' || !sheet) return;
+  // "Start the merge after upload" (step 3) lands here with the saved options; once per request
+  // from step 3 (the flag is cleared at once), with the options as they are then.
+  const startRequested = useEffectEvent(() => {
+    if (status !== 'initial' || !sheet) return;
     dispatch(setAutoStartMerge(false));
     void generate();
-    // Runs once per request from step 3 (the flag is cleared at once).
+  });
+  useEffect(() => {
+    if (!autoStart) return undefined;
+    // As its own task: generating is what the page does next, not part of showing it.
+    const timer = setTimeout(startRequested, 0);
+    return () => clearTimeout(timer);
   }, [autoStart]);
 
   if (!template || !output) return null;
