@@ -4,6 +4,7 @@
  * surfaces as a SheafError of the catalogue (an unexpected parser failure as 'sheet/corrupt').
  */
 import { MAX_SHEET_ROWS, MAX_UPLOAD_BYTES, SheafError } from '@sheaf/shared';
+import { HEADER_SEARCH_ROWS } from './cells/header-row.ts';
 import { decodeText } from './csv/decode-text.ts';
 import { readCsv } from './csv/read-csv.ts';
 import { checkCsvCandidate, sniffContainer } from './detect.ts';
@@ -17,7 +18,10 @@ import type { ReadSheetOptions, SheetData } from './types.ts';
 
 interface Settings {
   readonly headerRow: number;
+  /** Rows the reader may store: with detectHeader, room for the rows above the header too. */
   readonly maxRows: number;
+  readonly detectHeader: boolean;
+  readonly dataRowLimit: number;
   readonly fileName: string | undefined;
 }
 
@@ -55,7 +59,8 @@ function readByContent(bytes: Uint8Array, settings: Settings): SheetData {
 }
 
 function settingsOf(options: ReadSheetOptions): Settings {
-  const headerRow = options.headerRow ?? 1;
+  const detectHeader = options.headerRow === 'auto';
+  const headerRow = options.headerRow === 'auto' ? 1 : (options.headerRow ?? 1);
   const maxRows = options.maxRows ?? MAX_SHEET_ROWS;
   if (!Number.isInteger(headerRow) || headerRow < 1 || headerRow > MAX_ROW_NUMBER) {
     throw new SheafError('generic/invalid-input', { detail: `the header row must be a whole number from 1 to ${MAX_ROW_NUMBER}` });
@@ -63,5 +68,7 @@ function settingsOf(options: ReadSheetOptions): Settings {
   if (!Number.isInteger(maxRows) || maxRows < 1) {
     throw new SheafError('generic/invalid-input', { detail: 'the row limit must be a positive whole number' });
   }
-  return { headerRow, maxRows, fileName: options.fileName };
+  // Finding the header reads from row 1: the rows above the header may then count as data rows.
+  const stored = detectHeader ? maxRows + HEADER_SEARCH_ROWS : maxRows;
+  return { headerRow, maxRows: stored, detectHeader, dataRowLimit: maxRows, fileName: options.fileName };
 }

@@ -24,8 +24,11 @@ export interface SheetData {
 export type SheetFormat = 'xlsx' | 'xlsm' | 'xls' | 'ods' | 'csv';
 
 export interface ReadSheetOptions {
-  /** Excel row number of the header row; default 1. */
-  headerRow?: number;
+  /**
+   * Excel row number of the header row; default 1. 'auto': the first row that looks like headings
+   * (a title or empty rows above it are skipped; see cells/header-row.ts), read back as headerRowNumber.
+   */
+  headerRow?: number | 'auto';
   /** Original file name; its extension helps tell CSV from other text. */
   fileName?: string;
   /** Default MAX_SHEET_ROWS (100,000). */

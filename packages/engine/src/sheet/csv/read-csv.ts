@@ -8,12 +8,11 @@
 import { CellKind, CellTableBuilder } from '../cells/cell-table.ts';
 import { GENERAL_FORMAT, NumberFormatter } from '../cells/formats.ts';
 import { StringTable } from '../cells/string-table.ts';
-import { sheetDataFromTable } from '../cells/table-sheet.ts';
+import { sheetDataFromTable, type HeaderOptions } from '../cells/table-sheet.ts';
 import type { SheetData } from '../types.ts';
 import { detectDelimiter } from './delimiter.ts';
 
-export interface CsvReadOptions {
-  readonly headerRow: number;
+export interface CsvReadOptions extends HeaderOptions {
   readonly maxRows: number;
 }
 
@@ -65,7 +64,7 @@ export function readCsv(text: string, options: CsvReadOptions): SheetData {
     builder.endRow();
   }
   const source = { strings: new StringTable(), formatter: new NumberFormatter([GENERAL_FORMAT], false), date1904: false, csvText: text };
-  return sheetDataFromTable(builder.finish(), source, options.headerRow, 'csv');
+  return sheetDataFromTable(builder.finish(), source, options, 'csv');
 }
 
 /** A quoted field with doubled quotes or CR line ends inside: read through unescapeCsvField. */

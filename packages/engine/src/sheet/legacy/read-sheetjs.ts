@@ -9,12 +9,11 @@ import { CellKind, CellTableBuilder } from '../cells/cell-table.ts';
 import { SHEETJS_BUILT_IN_CORRECTIONS } from '../cells/built-in-formats.ts';
 import { GENERAL_FORMAT, NumberFormatter, cellFormat, formatWithCode, isDateSerial } from '../cells/formats.ts';
 import { StringTable } from '../cells/string-table.ts';
-import { sheetDataFromTable } from '../cells/table-sheet.ts';
+import { sheetDataFromTable, type HeaderOptions } from '../cells/table-sheet.ts';
 import { corrupt } from '../limits.ts';
 import type { SheetData } from '../types.ts';
 
-export interface SheetJsReadOptions {
-  readonly headerRow: number;
+export interface SheetJsReadOptions extends HeaderOptions {
   readonly maxRows: number;
 }
 
@@ -38,7 +37,7 @@ export function readWithSheetJs(bytes: Uint8Array, format: 'xls' | 'ods', option
     builder.endRow();
   }
   const source = { strings, formatter: new NumberFormatter([GENERAL_FORMAT], date1904), date1904 };
-  return sheetDataFromTable(builder.finish(), source, options.headerRow, format);
+  return sheetDataFromTable(builder.finish(), source, options, format);
 }
 
 function parseWorkbook(bytes: Uint8Array): WorkBook {

@@ -6,7 +6,7 @@
 import { CellTableBuilder } from '../cells/cell-table.ts';
 import { NumberFormatter } from '../cells/formats.ts';
 import { StringTable } from '../cells/string-table.ts';
-import { sheetDataFromTable } from '../cells/table-sheet.ts';
+import { sheetDataFromTable, type HeaderOptions } from '../cells/table-sheet.ts';
 import type { SheetData } from '../types.ts';
 import { scanEntry } from './chunk-feeder.ts';
 import { SharedStringsScanner } from './shared-strings.ts';
@@ -19,8 +19,7 @@ const MAX_RESERVED_STRING_BYTES = 64 * 1024 * 1024;
 /** Sheet XML spends about this many bytes on a cell (<c r="B2" s="1" t="s"><v>42</v></c>). */
 const XML_BYTES_PER_CELL = 32;
 
-export interface XlsxReadOptions {
-  readonly headerRow: number;
+export interface XlsxReadOptions extends HeaderOptions {
   readonly maxRows: number;
 }
 
@@ -39,5 +38,5 @@ export function readXlsx(zip: ZipArchive, options: XlsxReadOptions): SheetData {
   builder.reserve(parts.sheet.size / XML_BYTES_PER_CELL);
   scanEntry(zip, parts.sheet, new SheetScanner(builder, strings, formats, styleFormats, parts.date1904));
   const source = { strings, formatter: new NumberFormatter(formats, parts.date1904), date1904: parts.date1904 };
-  return sheetDataFromTable(builder.finish(), source, options.headerRow, parts.format);
+  return sheetDataFromTable(builder.finish(), source, options, parts.format);
 }
