@@ -1,6 +1,7 @@
 export * from './constants.ts';
 export * from './plans.ts';
 export * from './errors.ts';
+export * from './access.ts';
 export * from './placeholder.ts';
 export * from './output.ts';
 export * from './rows.ts';

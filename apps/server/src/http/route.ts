@@ -6,7 +6,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { SheafError, type ErrorCode, type RouteDef } from '@sheaf/shared';
-import type { AppContext, AuthUser } from '../context.ts';
+import type { AppContext } from '../context.ts';
+import { principalOf, type Principal } from '../access/index.ts';
 import { sendBinary, type BinaryResult } from './binary.ts';
 import { readUploadedFile, type UploadedFile } from './upload.ts';
 
@@ -23,8 +24,8 @@ export interface HandlerInput<Def extends RouteDef> {
   params: Infer<Def['params']>;
   query: Infer<Def['query']>;
   body: Infer<JsonBody<Def['body']>>;
-  /** The signed-in user; on public routes a placeholder with an empty uid. */
-  user: AuthUser;
+  /** Who acts (resolved once from the bearer token); on public routes a placeholder without scopes. */
+  principal: Principal;
   request: FastifyRequest;
   reply: FastifyReply;
   /**
@@ -46,8 +47,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The application context, decorated by buildApp. */
     sheafContext?: AppContext;
-    /** Who a bearer token speaks for (the auth module's check, decorated by buildApp). */
-    sheafAuthenticate?: (token: string) => Promise<AuthUser>;
+    /** The principal a bearer token speaks for (http/principal.ts, decorated by buildApp). */
+    sheafAuthenticate?: (token: string) => Promise<Principal>;
   }
   interface FastifyContextConfig {
     /** Set on routes answering raw bytes: they skip the minimum response delay. */
@@ -55,7 +56,8 @@ declare module 'fastify' {
   }
 }
 
-const ANONYMOUS: AuthUser = Object.freeze({ uid: '' });
+/** Public routes: nobody, allowed nothing. */
+const ANONYMOUS = principalOf({ actorId: '', auth: 'session', scopes: [], plan: 'Free', edition: 'web' });
 
 /** Registers `handler` for the shared route `def` under /v1. */
 export function handle<Def extends RouteDef>(app: FastifyInstance, def: Def, handler: (input: HandlerInput<Def>) => Promise<Result<Def>>): void {
@@ -77,12 +79,12 @@ export function handle<Def extends RouteDef>(app: FastifyInstance, def: Def, han
       ...(isBinary || typeof def.response === 'string' ? {} : { response: { [status]: def.response } }),
     },
     handler: async (request, reply) => {
-      const user = def.access === 'private' ? await authenticate(app, request) : ANONYMOUS;
+      const principal = def.access === 'private' ? await authenticate(app, request) : ANONYMOUS;
       const input = {
         params: request.params,
         query: request.query,
         body: jsonBody ? request.body : undefined,
-        user,
+        principal,
         request,
         reply,
         file: (maxBytes: number, tooLargeCode: ErrorCode = 'template/too-large') => readUploadedFile(request, maxBytes, tooLargeCode),
@@ -95,7 +97,7 @@ export function handle<Def extends RouteDef>(app: FastifyInstance, def: Def, han
   });
 }
 
-async function authenticate(app: FastifyInstance, request: FastifyRequest): Promise<AuthUser> {
+async function authenticate(app: FastifyInstance, request: FastifyRequest): Promise<Principal> {
   const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
   if (!match) throw new SheafError('auth/unauthenticated');
   if (!app.sheafAuthenticate) throw new Error('handle(): the app has no sheafAuthenticate (use buildApp)');

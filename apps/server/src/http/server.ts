@@ -9,7 +9,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { MAX_UPLOAD_BYTES } from '@sheaf/shared';
 import type { AppContext } from '../context.ts';
-import { registerAuthRoutes, verifyAccessToken } from '../modules/auth/index.ts';
+import { registerAuthRoutes } from '../modules/auth/index.ts';
+import { sessionPrincipal } from './principal.ts';
 import { registerUserRoutes } from '../modules/users/index.ts';
 import { registerTemplateRoutes, registerTemplateSpreadsheetRoutes } from '../modules/templates/index.ts';
 import { registerSpreadsheetRoutes } from '../modules/spreadsheets/index.ts';
@@ -39,8 +40,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 1000 },
   });
   app.decorate('sheafContext', ctx);
-  // With the database: tokens of deleted or disabled accounts, or older than a password change, fail.
-  app.decorate('sheafAuthenticate', (token: string) => verifyAccessToken(config, token, ctx.db));
+  // Every private request runs as the principal its token resolves to (once, in the route layer).
+  app.decorate('sheafAuthenticate', (token: string) => sessionPrincipal(ctx, token));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandlers(app);

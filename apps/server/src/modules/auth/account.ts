@@ -11,8 +11,10 @@ import { hashPassword, newPasswordErrors } from './passwords.ts';
 import { assertCurrentPassword, emailProblem, isUniqueViolation } from './service.ts';
 import { revokeUserTokens } from './repository.ts';
 import { startSession } from './sessions.ts';
+import { actorFor, type Principal } from '../../access/index.ts';
 
-export async function changeEmail(ctx: AppContext, uid: string, input: z.output<typeof ChangeEmailSchema>, ip: string): Promise<User> {
+export async function changeEmail(ctx: AppContext, principal: Principal, input: z.output<typeof ChangeEmailSchema>, ip: string): Promise<User> {
+  const uid = actorFor(principal, 'account');
   const user = await requireUser(ctx.db, uid);
   await assertCurrentPassword(ctx, user, input.password, 'password', ip);
   if (input.email !== user.email) {
@@ -25,11 +27,12 @@ export async function changeEmail(ctx: AppContext, uid: string, input: z.output<
       throw error;
     }
   }
-  return getMe(ctx, uid);
+  return getMe(ctx, principal);
 }
 
 /** New password: every other session ends (refresh tokens revoked, older access tokens refused). */
-export async function changePassword(ctx: AppContext, uid: string, input: z.output<typeof ChangePasswordSchema>, ip: string): Promise<Session> {
+export async function changePassword(ctx: AppContext, principal: Principal, input: z.output<typeof ChangePasswordSchema>, ip: string): Promise<Session> {
+  const uid = actorFor(principal, 'account');
   const user = await requireUser(ctx.db, uid);
   await assertCurrentPassword(ctx, user, input.currentPassword, 'currentPassword', ip);
   const fields = newPasswordErrors(input.password, input.confirmPassword, user.email);
@@ -43,7 +46,8 @@ export async function changePassword(ctx: AppContext, uid: string, input: z.outp
 }
 
 /** Deletes the account, its rows and its files. Refused while child users exist (spec section 6). */
-export async function deleteAccount(ctx: AppContext, uid: string, password: string, ip: string): Promise<void> {
+export async function deleteAccount(ctx: AppContext, principal: Principal, password: string, ip: string): Promise<void> {
+  const uid = actorFor(principal, 'account');
   const user = await requireUser(ctx.db, uid);
   await assertCurrentPassword(ctx, user, password, 'password', ip);
   if ((await countChildUsers(ctx.db, uid)) > 0) throw new SheafError('auth/has-child-users');

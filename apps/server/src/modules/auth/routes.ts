@@ -20,10 +20,10 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
   });
   handle(app, routes.resetPassword, async ({ body, request }) => requestPasswordReset(ctx, body.email, body.language, request.ip));
   handle(app, routes.resetPasswordConfirm, async ({ body }) => confirmPasswordReset(ctx, body));
-  handle(app, routes.changeEmail, async ({ user, body, request }) => changeEmail(ctx, user.uid, body, request.ip));
-  handle(app, routes.changePassword, async ({ user, body, request }) => changePassword(ctx, user.uid, body, request.ip));
-  handle(app, routes.deleteAccount, async ({ user, body, request }) => {
-    await deleteAccount(ctx, user.uid, body.password, request.ip);
+  handle(app, routes.changeEmail, async ({ principal, body, request }) => changeEmail(ctx, principal, body, request.ip));
+  handle(app, routes.changePassword, async ({ principal, body, request }) => changePassword(ctx, principal, body, request.ip));
+  handle(app, routes.deleteAccount, async ({ principal, body, request }) => {
+    await deleteAccount(ctx, principal, body.password, request.ip);
     return { ok: true as const };
   });
 }

@@ -8,6 +8,7 @@ import { mailingStatusesOf, snapshotOf } from './mailing.ts';
 import { findMailing } from './mailing-repository.ts';
 import { accountAndUsers, listMailingMessages, listRecentMessages, messageHistory, type ReportRow } from './report-repository.ts';
 import { reportedStatus } from './status.ts';
+import { accountFor, type Principal } from '../../access/index.ts';
 
 function toEvent(row: ReportRow, withOwner: boolean): EmailEvent {
   return {
@@ -33,7 +34,8 @@ export function countEvents(events: readonly EmailEvent[]): EmailEventCounts {
   return counts;
 }
 
-export async function mailingReport(ctx: AppContext, ownerId: string, templateId: string, mergeId: string): Promise<MailingReport> {
+export async function mailingReport(ctx: AppContext, principal: Principal, templateId: string, mergeId: string): Promise<MailingReport> {
+  const ownerId = accountFor(principal, 'merges:read');
   const merge = await findMerge(ctx.db, ownerId, mergeId);
   if (!merge || merge.template_id !== templateId) throw new SheafError('merge/not-found');
   if (!snapshotOf(merge)) throw new SheafError('email/not-sent');
@@ -55,7 +57,8 @@ export async function mailingReport(ctx: AppContext, ownerId: string, templateId
   };
 }
 
-export async function emailReport(ctx: AppContext, uid: string, scope: 'me' | 'all', days: number): Promise<EmailReport> {
+export async function emailReport(ctx: AppContext, principal: Principal, scope: 'me' | 'all', days: number): Promise<EmailReport> {
+  const uid = accountFor(principal, 'merges:read');
   // scope=all is an admin's view of their users; anyone else gets their own messages.
   const owners = scope === 'all' ? await accountAndUsers(ctx.db, uid) : [uid];
   const since = new Date(Date.now() - Math.min(days, EMAIL_REPORT_DAYS) * 86_400_000);
@@ -63,7 +66,8 @@ export async function emailReport(ctx: AppContext, uid: string, scope: 'me' | 'a
   return { events, eventCounts: countEvents(events), since: since.toISOString() };
 }
 
-export async function messageEvents(ctx: AppContext, uid: string, messageId: string) {
+export async function messageEvents(ctx: AppContext, principal: Principal, messageId: string) {
+  const uid = accountFor(principal, 'merges:read');
   const history = await messageHistory(ctx.db, await accountAndUsers(ctx.db, uid), messageId);
   if (!history) throw new SheafError('email/message-not-found');
   return {

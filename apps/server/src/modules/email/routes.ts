@@ -9,16 +9,16 @@ import { sendTestEmail } from './test-email.ts';
 import { registerTrackingRoutes } from './tracking-routes.ts';
 
 export function registerEmailRoutes(app: FastifyInstance, ctx: AppContext): void {
-  handle(app, routes.updateEmailSettings, ({ user, params, body }) => updateEmailSettings(ctx, user.uid, params.id, body));
-  handle(app, routes.uploadAttachment, async ({ user, params, file }) => {
+  handle(app, routes.updateEmailSettings, ({ principal, params, body }) => updateEmailSettings(ctx, principal, params.id, body));
+  handle(app, routes.uploadAttachment, async ({ principal, params, file }) => {
     const upload = await file(MAX_ATTACHMENTS_TOTAL_BYTES, 'email/attachments-too-large');
-    return { staticAttachments: await uploadAttachment(ctx, user.uid, params.id, upload.fileName, upload.bytes) };
+    return { staticAttachments: await uploadAttachment(ctx, principal, params.id, upload.fileName, upload.bytes) };
   });
-  handle(app, routes.deleteAttachment, async ({ user, params }) => ({ staticAttachments: await deleteAttachment(ctx, user.uid, params.id, params.name) }));
-  handle(app, routes.recipientsCheck, ({ user, params, query }) => recipientsCheck(ctx, user.uid, params.id, query.column));
-  handle(app, routes.testEmail, ({ user, params, body }) => sendTestEmail(ctx, user.uid, params.id, body));
-  handle(app, routes.mailingReport, ({ user, params }) => mailingReport(ctx, user.uid, params.id, params.mergeId));
-  handle(app, routes.emailReport, ({ user, query }) => emailReport(ctx, user.uid, query.scope, query.days));
-  handle(app, routes.messageEvents, ({ user, params }) => messageEvents(ctx, user.uid, params.messageId));
+  handle(app, routes.deleteAttachment, async ({ principal, params }) => ({ staticAttachments: await deleteAttachment(ctx, principal, params.id, params.name) }));
+  handle(app, routes.recipientsCheck, ({ principal, params, query }) => recipientsCheck(ctx, principal, params.id, query.column));
+  handle(app, routes.testEmail, ({ principal, params, body }) => sendTestEmail(ctx, principal, params.id, body));
+  handle(app, routes.mailingReport, ({ principal, params }) => mailingReport(ctx, principal, params.id, params.mergeId));
+  handle(app, routes.emailReport, ({ principal, query }) => emailReport(ctx, principal, query.scope, query.days));
+  handle(app, routes.messageEvents, ({ principal, params }) => messageEvents(ctx, principal, params.messageId));
   registerTrackingRoutes(app, ctx);
 }

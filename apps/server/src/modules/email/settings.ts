@@ -16,6 +16,7 @@ import { sanitizeContent } from './content.ts';
 import { checkRecipients } from './recipients.ts';
 import { checkColumns, isValidReplyTo } from './snapshot.ts';
 import { findSenderRow } from './sender-delivery.ts';
+import { accountFor, type Principal } from '../../access/index.ts';
 
 export type EmailSettingsUpdate = z.infer<typeof UpdateEmailSettingsSchema>;
 
@@ -24,7 +25,8 @@ async function checkSender(ctx: AppContext, ownerId: string, senderId: string): 
   if (!(await findSenderRow(ctx.db, ownerId, senderId))) throw new SheafError('sender/not-found');
 }
 
-export async function updateEmailSettings(ctx: AppContext, ownerId: string, templateId: string, update: EmailSettingsUpdate): Promise<TemplateEmailSettings> {
+export async function updateEmailSettings(ctx: AppContext, principal: Principal, templateId: string, update: EmailSettingsUpdate): Promise<TemplateEmailSettings> {
+  const ownerId = accountFor(principal, 'templates:write');
   const { templateId: _ignored, ...changes } = update;
   if (changes.fromName !== undefined) {
     changes.fromName = changes.fromName.replace(/[\r\n]+/g, ' ').trim();
@@ -47,7 +49,8 @@ export async function updateEmailSettings(ctx: AppContext, ownerId: string, temp
   });
 }
 
-export async function uploadAttachment(ctx: AppContext, ownerId: string, templateId: string, fileName: string, bytes: Uint8Array): Promise<TemplateEmailSettings['staticAttachments']> {
+export async function uploadAttachment(ctx: AppContext, principal: Principal, templateId: string, fileName: string, bytes: Uint8Array): Promise<TemplateEmailSettings['staticAttachments']> {
+  const ownerId = accountFor(principal, 'templates:write');
   const name = fileName.split(/[\\/]/).pop()?.trim() ?? '';
   if (!isValidAttachmentName(name)) throw new SheafError('email/attachment-name');
   const current = await readEmailSettings(ctx.db, ownerId, templateId);
@@ -69,7 +72,8 @@ export async function uploadAttachment(ctx: AppContext, ownerId: string, templat
   });
 }
 
-export async function deleteAttachment(ctx: AppContext, ownerId: string, templateId: string, name: string): Promise<TemplateEmailSettings['staticAttachments']> {
+export async function deleteAttachment(ctx: AppContext, principal: Principal, templateId: string, name: string): Promise<TemplateEmailSettings['staticAttachments']> {
+  const ownerId = accountFor(principal, 'templates:write');
   const remaining = await ctx.db.transaction(async (tx) => {
     const stored = await lockEmailSettings(tx, ownerId, templateId);
     if (!stored) throw new SheafError('template/not-found');
@@ -84,7 +88,8 @@ export async function deleteAttachment(ctx: AppContext, ownerId: string, templat
 }
 
 /** The recipients check of spec section 5 over every data row (the column given, else the saved recipients column). */
-export async function recipientsCheck(ctx: AppContext, ownerId: string, templateId: string, column: string | undefined): Promise<RecipientsCheck> {
+export async function recipientsCheck(ctx: AppContext, principal: Principal, templateId: string, column: string | undefined): Promise<RecipientsCheck> {
+  const ownerId = accountFor(principal, 'templates:read');
   const stored = await readEmailSettings(ctx.db, ownerId, templateId);
   if (!stored) throw new SheafError('template/not-found');
   const name = column ?? emailSettingsOf(stored.email).recipientsColumn;

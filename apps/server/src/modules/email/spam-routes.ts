@@ -6,5 +6,5 @@ import { handle } from '../../http/route.ts';
 import { calculateSpamScore } from './spam-score.ts';
 
 export function registerSpamRoutes(app: FastifyInstance, ctx: AppContext): void {
-  handle(app, routes.calculateSpamScore, ({ user, params }) => calculateSpamScore(ctx, user.uid, params.id));
+  handle(app, routes.calculateSpamScore, ({ principal, params }) => calculateSpamScore(ctx, principal, params.id));
 }

@@ -13,13 +13,15 @@ import { emailSettingsOf, requireTemplate } from '../templates/index.ts';
 import { fillHtml, fillText, sanitizeContent } from './content.ts';
 import type { SpamMessage, SpamSender } from './spam-message.ts';
 import { scoreMessage } from './spam-rules.ts';
+import { accountFor, type Principal } from '../../access/index.ts';
 
 /** The sender as its mail would show it: SpamSender plus the display name a spoof sender falls back to. */
 export interface SenderFacts extends SpamSender {
   displayName: string;
 }
 
-export async function calculateSpamScore(ctx: AppContext, ownerId: string, templateId: string): Promise<SpamScore> {
+export async function calculateSpamScore(ctx: AppContext, principal: Principal, templateId: string): Promise<SpamScore> {
+  const ownerId = accountFor(principal, 'templates:read');
   const template = await requireTemplate(ctx, ownerId, templateId);
   const settings = emailSettingsOf(template.email);
   const [valueOf, sender] = await Promise.all([

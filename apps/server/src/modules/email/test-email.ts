@@ -20,8 +20,10 @@ import { newMessageId } from './mailing-prepare.ts';
 import { OUTBOX_DETAIL } from './mailing-send.ts';
 import { settingsWithVerifiedSender } from './snapshot.ts';
 import { SmtpChannel } from './smtp-channel.ts';
+import { accountFor, type Principal } from '../../access/index.ts';
 
-export async function sendTestEmail(ctx: AppContext, ownerId: string, templateId: string, request: { to?: string; rowNumber?: number }): Promise<{ message: string; to: string }> {
+export async function sendTestEmail(ctx: AppContext, principal: Principal, templateId: string, request: { to?: string; rowNumber?: number }): Promise<{ message: string; to: string }> {
+  const ownerId = accountFor(principal, 'merges:write');
   const { plan } = await currentPeriod(ctx.db, ownerId);
   const refusal = sendEmailRefusal(entitlements(plan, ctx.config.EDITION));
   if (refusal) throw new SheafError(refusal);

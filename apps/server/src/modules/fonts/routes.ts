@@ -6,11 +6,11 @@ import { binary, handle } from '../../http/route.ts';
 import { deleteFont, fontFile, listFonts, uploadFont } from './service.ts';
 
 export function registerFontRoutes(app: FastifyInstance, ctx: AppContext): void {
-  handle(app, routes.listFonts, ({ user }) => listFonts(ctx, user.uid));
-  handle(app, routes.uploadFont, async ({ user, file }) => uploadFont(ctx, user.uid, await file(MAX_UPLOAD_BYTES)));
-  handle(app, routes.deleteFont, ({ user, params }) => deleteFont(ctx, user.uid, params.name));
-  handle(app, routes.fontFile, async ({ user, params }) => {
-    const font = await fontFile(ctx, user.uid, params.name);
+  handle(app, routes.listFonts, ({ principal }) => listFonts(ctx, principal));
+  handle(app, routes.uploadFont, async ({ principal, file }) => uploadFont(ctx, principal, await file(MAX_UPLOAD_BYTES)));
+  handle(app, routes.deleteFont, ({ principal, params }) => deleteFont(ctx, principal, params.name));
+  handle(app, routes.fontFile, async ({ principal, params }) => {
+    const font = await fontFile(ctx, principal, params.name);
     return binary({ body: font.bytes, contentType: font.contentType, fileName: font.fileName, size: font.bytes.length, cacheControl: 'private, no-cache' });
   });
 }

@@ -5,27 +5,32 @@ import { blobLayout, safeFileName } from '../../adapters/blobs/layout.ts';
 
 import { checkFont } from './font-check.ts';
 import { deleteFontRow, findFontRow, listFontRows, upsertFontRow } from './repository.ts';
+import { accountFor, type Principal } from '../../access/index.ts';
 
-export async function listFonts(ctx: AppContext, ownerId: string) {
+export async function listFonts(ctx: AppContext, principal: Principal) {
+  const ownerId = accountFor(principal, 'templates:read');
   const rows = await listFontRows(ctx.db, ownerId);
   return { fonts: rows.map((row) => ({ name: row.name, fileName: row.file_name, size: row.size })) };
 }
 
-export async function uploadFont(ctx: AppContext, ownerId: string, file: { fileName: string; bytes: Uint8Array }) {
+export async function uploadFont(ctx: AppContext, principal: Principal, file: { fileName: string; bytes: Uint8Array }) {
+  const ownerId = accountFor(principal, 'templates:write');
   const fileName = safeFileName(file.fileName);
   const { name } = checkFont(fileName, file.bytes);
   await ctx.blobs.put(blobLayout.font.file(ownerId, name), file.bytes);
   await upsertFontRow(ctx.db, ownerId, { name, file_name: fileName, size: file.bytes.length });
-  return listFonts(ctx, ownerId);
+  return listFonts(ctx, principal);
 }
 
-export async function deleteFont(ctx: AppContext, ownerId: string, name: string) {
+export async function deleteFont(ctx: AppContext, principal: Principal, name: string) {
+  const ownerId = accountFor(principal, 'templates:write');
   if (!(await deleteFontRow(ctx.db, ownerId, name))) throw new SheafError('font/not-found', { name });
   await ctx.blobs.delete(blobLayout.font.file(ownerId, name));
-  return listFonts(ctx, ownerId);
+  return listFonts(ctx, principal);
 }
 
-export async function fontFile(ctx: AppContext, ownerId: string, name: string): Promise<{ fileName: string; bytes: Uint8Array; contentType: string }> {
+export async function fontFile(ctx: AppContext, principal: Principal, name: string): Promise<{ fileName: string; bytes: Uint8Array; contentType: string }> {
+  const ownerId = accountFor(principal, 'templates:read');
   const row = await findFontRow(ctx.db, ownerId, name);
   if (!row) throw new SheafError('font/not-found', { name });
   const bytes = await ctx.blobs.get(blobLayout.font.file(ownerId, name));

@@ -7,14 +7,14 @@ import * as merges from './service.ts';
 
 export function registerMergeRoutes(app: FastifyInstance, ctx: AppContext): void {
   // The library's home list shows each template with its merges: merges sits above templates, so it answers.
-  handle(app, routes.listTemplates, async ({ user }) => ({ templates: await merges.listLibrary(ctx, user.uid) }));
-  handle(app, routes.startMerge, async ({ params, body, user }) => merges.startMerge(ctx, user.uid, params.id, body));
-  handle(app, routes.listMerges, async ({ params, user }) => ({ merges: await merges.listMerges(ctx, user.uid, params.id) }));
-  handle(app, routes.getMerge, async ({ params, user }) => merges.getMerge(ctx, user.uid, params.id, params.mergeId));
-  handle(app, routes.cancelMerge, async ({ params, user }) => merges.cancelMerge(ctx, user.uid, params.id, params.mergeId));
-  handle(app, routes.deleteMergeFiles, async ({ params, user }) => merges.deleteMergeFiles(ctx, user.uid, params.id, params.mergeId));
-  handle(app, routes.deleteMerge, async ({ params, user }) => {
-    await merges.deleteMerge(ctx, user.uid, params.id, params.mergeId);
+  handle(app, routes.listTemplates, async ({ principal }) => ({ templates: await merges.listLibrary(ctx, principal) }));
+  handle(app, routes.startMerge, async ({ params, body, principal }) => merges.startMerge(ctx, principal, params.id, body));
+  handle(app, routes.listMerges, async ({ params, principal }) => ({ merges: await merges.listMerges(ctx, principal, params.id) }));
+  handle(app, routes.getMerge, async ({ params, principal }) => merges.getMerge(ctx, principal, params.id, params.mergeId));
+  handle(app, routes.cancelMerge, async ({ params, principal }) => merges.cancelMerge(ctx, principal, params.id, params.mergeId));
+  handle(app, routes.deleteMergeFiles, async ({ params, principal }) => merges.deleteMergeFiles(ctx, principal, params.id, params.mergeId));
+  handle(app, routes.deleteMerge, async ({ params, principal }) => {
+    await merges.deleteMerge(ctx, principal, params.id, params.mergeId);
     return { ok: true as const };
   });
   handle(app, routes.downloadMerge, async ({ params }) => {

@@ -23,6 +23,7 @@ import { checkedOutputOptions, storedRequest } from './request.ts';
 import type { MergeJobPayload } from './run-merge.ts';
 import { MERGE_MAX_ATTEMPTS } from './run-merge.ts';
 import { columnIndex, documentGroups, rowSelectionOf, selectedRows, selectionOfRows } from './selection.ts';
+import { accountFor, type Principal } from '../../access/index.ts';
 
 export const MERGE_JOB = 'merge';
 
@@ -31,7 +32,8 @@ async function mailingInProgress(ctx: AppContext, ownerId: string, row: repo.Mer
   return status === 'queued' || status === 'sending';
 }
 
-export async function startMerge(ctx: AppContext, ownerId: string, templateId: string, request: MergeRequest): Promise<Merge> {
+export async function startMerge(ctx: AppContext, principal: Principal, templateId: string, request: MergeRequest): Promise<Merge> {
+  const ownerId = accountFor(principal, 'merges:write');
   // The client picks the id, so a retried request returns the merge it already started.
   const existing = await existingMerge(ctx, ownerId, templateId, request.mergeId);
   if (existing) return toMergeDto(ctx, existing);
@@ -114,25 +116,29 @@ async function ownMerge(ctx: AppContext, ownerId: string, templateId: string, me
 }
 
 /** The library as the home list shows it: every template with its merge history, newest first. */
-export async function listLibrary(ctx: AppContext, ownerId: string): Promise<TemplateSummary[]> {
-  const summaries = await listSummaries(ctx, ownerId);
+export async function listLibrary(ctx: AppContext, principal: Principal): Promise<TemplateSummary[]> {
+  const ownerId = accountFor(principal, 'templates:read');
+  const summaries = await listSummaries(ctx, principal);
   const merges = summaries.length ? await listMergesForTemplates(ctx, ownerId, summaries.map((summary) => summary.id)) : new Map<string, Merge[]>();
   return summaries.map((summary) => ({ ...summary, merges: merges.get(summary.id) ?? [] }));
 }
 
-export async function listMerges(ctx: AppContext, ownerId: string, templateId: string): Promise<Merge[]> {
+export async function listMerges(ctx: AppContext, principal: Principal, templateId: string): Promise<Merge[]> {
+  const ownerId = accountFor(principal, 'merges:read');
   if (!(await repo.templateExists(ctx.db, ownerId, templateId))) throw new SheafError('template/not-found');
   const rows = await repo.listMerges(ctx.db, ownerId, [templateId]);
   const mailings = await mailingStatusesOf(ctx, ownerId, rows);
   return Promise.all(rows.map((row) => toMergeDto(ctx, row, mailings.get(row.id) ?? null)));
 }
 
-export async function getMerge(ctx: AppContext, ownerId: string, templateId: string, mergeId: string): Promise<Merge> {
+export async function getMerge(ctx: AppContext, principal: Principal, templateId: string, mergeId: string): Promise<Merge> {
+  const ownerId = accountFor(principal, 'merges:read');
   return toMergeDto(ctx, await ownMerge(ctx, ownerId, templateId, mergeId));
 }
 
 /** Stops a queued or running merge (status cancelled, partial files removed, nothing charged) and its mailing. */
-export async function cancelMerge(ctx: AppContext, ownerId: string, templateId: string, mergeId: string): Promise<Merge> {
+export async function cancelMerge(ctx: AppContext, principal: Principal, templateId: string, mergeId: string): Promise<Merge> {
+  const ownerId = accountFor(principal, 'merges:write');
   const row = await ownMerge(ctx, ownerId, templateId, mergeId);
   if (repo.ACTIVE_STATUSES.includes(row.status)) await stopMerge(ctx, ownerId, mergeId);
   // The mailing stops too: queued messages become cancelled; messages in flight finish.
@@ -149,7 +155,8 @@ async function stopMerge(ctx: AppContext, ownerId: string, mergeId: string): Pro
   }
 }
 
-export async function deleteMergeFiles(ctx: AppContext, ownerId: string, templateId: string, mergeId: string): Promise<Merge> {
+export async function deleteMergeFiles(ctx: AppContext, principal: Principal, templateId: string, mergeId: string): Promise<Merge> {
+  const ownerId = accountFor(principal, 'merges:write');
   const row = await ownMerge(ctx, ownerId, templateId, mergeId);
   // A mailing reads the documents from these files while it sends.
   if (repo.ACTIVE_STATUSES.includes(row.status) || (await mailingInProgress(ctx, ownerId, row))) throw new SheafError('merge/in-progress');
@@ -158,7 +165,8 @@ export async function deleteMergeFiles(ctx: AppContext, ownerId: string, templat
   return toMergeDto(ctx, updated ?? row);
 }
 
-export async function deleteMerge(ctx: AppContext, ownerId: string, templateId: string, mergeId: string): Promise<void> {
+export async function deleteMerge(ctx: AppContext, principal: Principal, templateId: string, mergeId: string): Promise<void> {
+  const ownerId = accountFor(principal, 'merges:write');
   const row = await ownMerge(ctx, ownerId, templateId, mergeId);
   if (repo.ACTIVE_STATUSES.includes(row.status)) await stopMerge(ctx, ownerId, mergeId);
   await ctx.events.emit('merge.stopped', { ownerId, mergeId, reason: 'delete' });

@@ -6,10 +6,10 @@ import { handle } from '../../http/route.ts';
 import { createSender, deleteSender, getSender, listSenders, updateSender, verifySender } from './service.ts';
 
 export function registerSenderRoutes(app: FastifyInstance, ctx: AppContext): void {
-  handle(app, routes.listSenders, ({ user }) => listSenders(ctx, user.uid));
-  handle(app, routes.getSender, ({ user, params }) => getSender(ctx, user.uid, params.senderId));
-  handle(app, routes.createSender, ({ user, body }) => createSender(ctx, user.uid, body));
-  handle(app, routes.verifySender, ({ user, body }) => verifySender(ctx, user.uid, body));
-  handle(app, routes.updateSender, ({ user, params, body }) => updateSender(ctx, user.uid, params.senderId, body));
-  handle(app, routes.deleteSender, ({ user, params }) => deleteSender(ctx, user.uid, params.senderId));
+  handle(app, routes.listSenders, ({ principal }) => listSenders(ctx, principal));
+  handle(app, routes.getSender, ({ principal, params }) => getSender(ctx, principal, params.senderId));
+  handle(app, routes.createSender, ({ principal, body }) => createSender(ctx, principal, body));
+  handle(app, routes.verifySender, ({ principal, body }) => verifySender(ctx, principal, body));
+  handle(app, routes.updateSender, ({ principal, params, body }) => updateSender(ctx, principal, params.senderId, body));
+  handle(app, routes.deleteSender, ({ principal, params }) => deleteSender(ctx, principal, params.senderId));
 }

@@ -20,6 +20,7 @@ import {
 import { testSmtp } from './smtp.ts';
 import { createSpoofSender, verifySpoofCode } from './spoof.ts';
 import { checkSmtpFields, emailProblem, fail, normaliseEmail, parseSubdomain, type SmtpFields } from './validation.ts';
+import { accountFor, type Principal } from '../../access/index.ts';
 
 type CreateInput = z.output<typeof CreateSenderSchema>;
 type VerifyInput = z.output<typeof VerifySenderSchema>;
@@ -30,7 +31,8 @@ const DOMAIN_CLAIM_PENDING_DAYS = 7;
 
 const present = (ctx: AppContext, row: SenderRow): Sender => presentSender(row, ctx.config.MAIL_DOMAIN);
 
-export async function listSenders(ctx: AppContext, ownerId: string): Promise<{ senders: Sender[] }> {
+export async function listSenders(ctx: AppContext, principal: Principal): Promise<{ senders: Sender[] }> {
+  const ownerId = accountFor(principal, 'senders:read');
   return { senders: (await listSenderRows(ctx.db, ownerId)).map((row) => present(ctx, row)) };
 }
 
@@ -49,13 +51,15 @@ async function ownerAllowed(ctx: AppContext, ownerId: string, method: SenderMeth
 }
 
 /** GET /senders/:id. An unverified domain sender's records are looked up again (the dialog's re-check). */
-export async function getSender(ctx: AppContext, ownerId: string, senderId: string): Promise<Sender> {
+export async function getSender(ctx: AppContext, principal: Principal, senderId: string): Promise<Sender> {
+  const ownerId = accountFor(principal, 'senders:read');
   const row = await ownSender(ctx, ownerId, senderId);
   if (row.method === 'domain' && !row.is_verified) return present(ctx, await recheckDomain(ctx, row));
   return present(ctx, row);
 }
 
-export async function createSender(ctx: AppContext, ownerId: string, input: CreateInput): Promise<{ sender: Sender; senders: Sender[] }> {
+export async function createSender(ctx: AppContext, principal: Principal, input: CreateInput): Promise<{ sender: Sender; senders: Sender[] }> {
+  const ownerId = accountFor(principal, 'senders:write');
   const owner = await ownerAllowed(ctx, ownerId, input.method);
   let row: SenderRow;
   try {
@@ -67,7 +71,7 @@ export async function createSender(ctx: AppContext, ownerId: string, input: Crea
     if ((error as { code?: string }).code === '23505') fail('EmailAlreadyAddedError');
     throw error;
   }
-  return { sender: present(ctx, row), ...(await listSenders(ctx, ownerId)) };
+  return { sender: present(ctx, row), ...(await listSenders(ctx, principal)) };
 }
 
 /** Email: empty, invalid, already verified or already added by this user (spec section 5's order). */
@@ -134,7 +138,8 @@ async function createSmtpSender(ctx: AppContext, owner: UserRow, input: Extract<
 }
 
 /** POST /senders/verify: the spoof code, a DNS re-check, or the SMTP test again (with corrections). */
-export async function verifySender(ctx: AppContext, ownerId: string, input: VerifyInput): Promise<{ sender: Sender; senders: Sender[] }> {
+export async function verifySender(ctx: AppContext, principal: Principal, input: VerifyInput): Promise<{ sender: Sender; senders: Sender[] }> {
+  const ownerId = accountFor(principal, 'senders:write');
   const row = await ownSender(ctx, ownerId, input.id);
   await ownerAllowed(ctx, ownerId, row.method);
   let updated: SenderRow;
@@ -146,7 +151,7 @@ export async function verifySender(ctx: AppContext, ownerId: string, input: Veri
   } else {
     updated = await reverifySmtp(ctx, row, input);
   }
-  return { sender: present(ctx, updated), ...(await listSenders(ctx, ownerId)) };
+  return { sender: present(ctx, updated), ...(await listSenders(ctx, principal)) };
 }
 
 async function reverifySmtp(ctx: AppContext, row: SenderRow, input: VerifyInput): Promise<SenderRow> {
@@ -167,15 +172,17 @@ async function reverifySmtp(ctx: AppContext, row: SenderRow, input: VerifyInput)
   return ownSender(ctx, row.owner_id, row.id);
 }
 
-export async function updateSender(ctx: AppContext, ownerId: string, senderId: string, input: UpdateInput): Promise<Sender> {
+export async function updateSender(ctx: AppContext, principal: Principal, senderId: string, input: UpdateInput): Promise<Sender> {
+  const ownerId = accountFor(principal, 'senders:write');
   if (!(await setNotifications(ctx.db, ownerId, senderId, input.notifications))) throw new SheafError('sender/not-found');
   return present(ctx, await ownSender(ctx, ownerId, senderId));
 }
 
-export async function deleteSender(ctx: AppContext, ownerId: string, senderId: string): Promise<{ senders: Sender[] }> {
+export async function deleteSender(ctx: AppContext, principal: Principal, senderId: string): Promise<{ senders: Sender[] }> {
+  const ownerId = accountFor(principal, 'senders:write');
   await ownSender(ctx, ownerId, senderId);
   // The mailing refuses ('sender/in-use') while a mailing in progress sends through it.
   await ctx.events.emit('sender.deleting', { ownerId, senderId });
   if (!(await deleteSenderRow(ctx.db, ownerId, senderId))) throw new SheafError('sender/not-found');
-  return listSenders(ctx, ownerId);
+  return listSenders(ctx, principal);
 }

@@ -6,5 +6,5 @@ import { handle } from '../../http/route.ts';
 import { listChoices } from './service.ts';
 
 export function registerSpreadsheetRoutes(app: FastifyInstance, ctx: AppContext): void {
-  handle(app, routes.listExcelChoices, async ({ user }) => ({ spreadsheets: await listChoices(ctx, user.uid) }));
+  handle(app, routes.listExcelChoices, async ({ principal }) => ({ spreadsheets: await listChoices(ctx, principal) }));
 }

@@ -9,6 +9,7 @@ import { emailSettingsOf } from './present.ts';
 import { scheduleThumbnail } from './pdf-tasks.ts';
 import { findUserIdByEmail, insertTemplateRow, listImageRows, markThumbnail, upsertImageRow } from './repository.ts';
 import { requireTemplate } from './service.ts';
+import { accountFor, type Principal } from '../../access/index.ts';
 
 interface CopyOptions {
   customName: string | null;
@@ -63,14 +64,16 @@ async function copyInto(ctx: AppContext, ownerId: string, id: string, targetOwne
 }
 
 /** "<name> (copy)" in the owner's own library. */
-export async function copyTemplate(ctx: AppContext, ownerId: string, id: string): Promise<string> {
+export async function copyTemplate(ctx: AppContext, principal: Principal, id: string): Promise<string> {
+  const ownerId = accountFor(principal, 'templates:write');
   const source = await requireTemplate(ctx, ownerId, id);
   const customName = `${source.custom_name ?? source.name} (copy)`.slice(0, 255);
   return copyInto(ctx, ownerId, id, ownerId, { customName, keepPasswords: true });
 }
 
 /** Gives the user with `email` their own copy; the template stays the owner's. */
-export async function shareTemplate(ctx: AppContext, ownerId: string, id: string, email: string): Promise<void> {
+export async function shareTemplate(ctx: AppContext, principal: Principal, id: string, email: string): Promise<void> {
+  const ownerId = accountFor(principal, 'templates:write');
   const source = await requireTemplate(ctx, ownerId, id);
   const recipient = await findUserIdByEmail(ctx.db, email);
   if (!recipient) throw new SheafError('share/user-not-found', { email });

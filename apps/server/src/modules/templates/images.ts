@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { blobLayout, safeFileName } from '../../adapters/blobs/layout.ts';
 import { deleteImageRow, listImageRows, upsertImageRow, type ImageRow } from './repository.ts';
 import { requireTemplate } from './service.ts';
+import { accountFor, type Principal } from '../../access/index.ts';
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const JPEG_SIGNATURE = [0xff, 0xd8, 0xff];
@@ -24,13 +25,15 @@ export async function addImageBytes(ctx: AppContext, ownerId: string, templateId
   await upsertImageRow(ctx.db, ownerId, templateId, { name, size: bytes.length });
 }
 
-export async function uploadImage(ctx: AppContext, ownerId: string, templateId: string, fileName: string, bytes: Uint8Array): Promise<ImageRow[]> {
+export async function uploadImage(ctx: AppContext, principal: Principal, templateId: string, fileName: string, bytes: Uint8Array): Promise<ImageRow[]> {
+  const ownerId = accountFor(principal, 'templates:write');
   await requireTemplate(ctx, ownerId, templateId);
   await addImageBytes(ctx, ownerId, templateId, fileName, bytes);
   return listImageRows(ctx.db, ownerId, templateId);
 }
 
-export async function deleteImage(ctx: AppContext, ownerId: string, templateId: string, name: string): Promise<ImageRow[]> {
+export async function deleteImage(ctx: AppContext, principal: Principal, templateId: string, name: string): Promise<ImageRow[]> {
+  const ownerId = accountFor(principal, 'templates:write');
   await requireTemplate(ctx, ownerId, templateId);
   if (!(await deleteImageRow(ctx.db, ownerId, templateId, name))) throw new SheafError('image/not-found', { name });
   await ctx.blobs.delete(blobLayout.template.image(templateId, name));

@@ -9,10 +9,12 @@ import { addImageBytes, checkImage } from './images.ts';
 import { readOutput } from './output-settings.ts';
 import { listImageRows, type TemplateRow } from './repository.ts';
 import { createTemplate, requireTemplate } from './service.ts';
+import { accountFor, type Principal } from '../../access/index.ts';
 
 const base64 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 
-export async function exportTemplate(ctx: AppContext, ownerId: string, id: string): Promise<{ fileName: string; bytes: Uint8Array }> {
+export async function exportTemplate(ctx: AppContext, principal: Principal, id: string): Promise<{ fileName: string; bytes: Uint8Array }> {
+  const ownerId = accountFor(principal, 'templates:read');
   const row = await requireTemplate(ctx, ownerId, id);
   const images = await listImageRows(ctx.db, ownerId, id);
   const exported: TemplateExport = {
@@ -53,7 +55,8 @@ function decodeBase64(text: string): Uint8Array {
 }
 
 /** The PDF is checked like an upload; images like image uploads. */
-export async function importTemplate(ctx: AppContext, ownerId: string, bytes: Uint8Array): Promise<TemplateRow> {
+export async function importTemplate(ctx: AppContext, principal: Principal, bytes: Uint8Array): Promise<TemplateRow> {
+  const ownerId = accountFor(principal, 'templates:write');
   const exported = parseExport(bytes);
   const pdf = decodeBase64(exported.pdf);
   // Every image is checked before anything is stored, so a bad file leaves no half-imported template.
@@ -61,7 +64,7 @@ export async function importTemplate(ctx: AppContext, ownerId: string, bytes: Ui
     const imageBytes = decodeBase64(image.data);
     return { name: checkImage(image.name, imageBytes), bytes: imageBytes };
   });
-  const row = await createTemplate(ctx, ownerId, {
+  const row = await createTemplate(ctx, principal, {
     bytes: pdf,
     name: exported.name,
     customName: exported.customName,

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { findSpreadsheetRow, toExcelMeta } from '../spreadsheets/index.ts';
 import { readOutput } from './output-settings.ts';
 import { listImageRows, listTemplateRows, type TemplateListRow, type TemplateRow } from './repository.ts';
+import { accountFor, type Principal } from '../../access/index.ts';
 
 /** The stored email settings over the defaults; a stored value that no longer parses falls back to them. */
 export function emailSettingsOf(stored: Record<string, unknown> | null): TemplateEmailSettings {
@@ -30,7 +31,8 @@ function summaryFields(row: TemplateListRow | TemplateRow) {
 }
 
 /** The library, newest first, without the merge histories (the merges module adds them: it sits above templates). */
-export async function listSummaries(ctx: AppContext, ownerId: string): Promise<TemplateSummary[]> {
+export async function listSummaries(ctx: AppContext, principal: Principal): Promise<TemplateSummary[]> {
+  const ownerId = accountFor(principal, 'templates:read');
   const rows = await listTemplateRows(ctx.db, ownerId);
   return rows.map((row) => ({
     ...summaryFields(row),

@@ -14,6 +14,7 @@ import { fallbackFonts } from './engine-fonts.ts';
 import { loadImages } from './images.ts';
 import { readOutput } from './output-settings.ts';
 import { requireTemplate } from './service.ts';
+import { accountFor, type Principal } from '../../access/index.ts';
 
 export const MAX_PREVIEW_ROWS = 20;
 
@@ -89,7 +90,8 @@ function headingsOnly(placeholders: Placeholder[]): PreviewSheet {
   return { sheet: sheetFromTable(columns, [columns]), startRow: 2, endRow: 2 };
 }
 
-export async function previewTemplate(ctx: AppContext, ownerId: string, id: string, request: PreviewRequest): Promise<Uint8Array> {
+export async function previewTemplate(ctx: AppContext, principal: Principal, id: string, request: PreviewRequest): Promise<Uint8Array> {
+  const ownerId = accountFor(principal, 'templates:read');
   const row = await requireTemplate(ctx, ownerId, id);
   if (row.is_encrypted) throw new SheafError('template/encrypted');
   if (request.placeholders.length === 0) throw new SheafError('merge/no-placeholders');

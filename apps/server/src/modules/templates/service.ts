@@ -15,6 +15,7 @@ import {
   countActiveMerges, deleteTemplateRow, findTemplateRow, insertTemplateRow, listMergeIds, updateTemplateFields, updateTemplateFile,
   type PageSize, type TemplateRow,
 } from './repository.ts';
+import { accountFor, type Principal } from '../../access/index.ts';
 
 /** Readers accept up to 1 KB of junk before the header; so does the engine. */
 const HEADER_SEARCH_BYTES = 1024 + 5;
@@ -26,8 +27,22 @@ export async function requireTemplate(ctx: AppContext, ownerId: string, id: stri
   return row;
 }
 
-export async function getDetail(ctx: AppContext, ownerId: string, id: string): Promise<TemplateDetail> {
+export async function getDetail(ctx: AppContext, principal: Principal, id: string): Promise<TemplateDetail> {
+  const ownerId = accountFor(principal, 'templates:read');
   return toDetail(ctx, await requireTemplate(ctx, ownerId, id));
+}
+
+/** The template's PDF as stored, for download. */
+export async function templateFile(ctx: AppContext, principal: Principal, id: string): Promise<{ row: TemplateRow; bytes: Uint8Array }> {
+  const row = await requireTemplate(ctx, accountFor(principal, 'templates:read'), id);
+  return { row, bytes: await ctx.blobs.get(blobLayout.template.pdf(row.id)) };
+}
+
+/** The thumbnail of page 1 (thumbnail/not-found until it is made). */
+export async function templateThumbnail(ctx: AppContext, principal: Principal, id: string): Promise<{ row: TemplateRow; png: Uint8Array }> {
+  const row = await requireTemplate(ctx, accountFor(principal, 'templates:read'), id);
+  if (!row.has_thumbnail) throw new SheafError('thumbnail/not-found');
+  return { row, png: await ctx.blobs.get(blobLayout.template.thumbnail(row.id)) };
 }
 
 interface PreparedPdf {
@@ -62,7 +77,8 @@ export interface NewTemplateInput {
 }
 
 /** Stores a PDF as a new template of `ownerId` (upload and import). */
-export async function createTemplate(ctx: AppContext, ownerId: string, input: NewTemplateInput): Promise<TemplateRow> {
+export async function createTemplate(ctx: AppContext, principal: Principal, input: NewTemplateInput): Promise<TemplateRow> {
+  const ownerId = accountFor(principal, 'templates:write');
   const pdf = await preparePdf(input.bytes);
   const id = newId();
   const checksum = sha256Hex(pdf.bytes);
@@ -91,7 +107,8 @@ async function thumbnailFor(ctx: AppContext, ownerId: string, id: string, checks
 }
 
 /** A new PDF for the template. Placeholders stay, even those on pages the new file no longer has. */
-export async function replaceFile(ctx: AppContext, ownerId: string, id: string, bytes: Uint8Array, name: string): Promise<TemplateDetail> {
+export async function replaceFile(ctx: AppContext, principal: Principal, id: string, bytes: Uint8Array, name: string): Promise<TemplateDetail> {
+  const ownerId = accountFor(principal, 'templates:write');
   await requireTemplate(ctx, ownerId, id);
   const pdf = await preparePdf(bytes);
   const checksum = sha256Hex(pdf.bytes);
@@ -101,11 +118,12 @@ export async function replaceFile(ctx: AppContext, ownerId: string, id: string, 
   });
   await ctx.blobs.delete(blobLayout.template.thumbnail(id)).catch(() => undefined);
   await thumbnailFor(ctx, ownerId, id, checksum, pdf);
-  return getDetail(ctx, ownerId, id);
+  return getDetail(ctx, principal, id);
 }
 
 /** Unlocks an encrypted template for good: the stored file becomes the decrypted PDF. */
-export async function decrypt(ctx: AppContext, ownerId: string, id: string, password: string): Promise<{ isEncrypted: boolean; thumbnailImage: string | null }> {
+export async function decrypt(ctx: AppContext, principal: Principal, id: string, password: string): Promise<{ isEncrypted: boolean; thumbnailImage: string | null }> {
+  const ownerId = accountFor(principal, 'templates:write');
   const row = await requireTemplate(ctx, ownerId, id);
   if (!row.is_encrypted) {
     return { isEncrypted: false, thumbnailImage: row.has_thumbnail ? `/v1/templates/${id}/thumbnail?v=${row.checksum}` : null };
@@ -127,7 +145,8 @@ export interface TemplateUpdate {
   output?: Partial<TemplateOutputSettings>;
 }
 
-export async function updateTemplate(ctx: AppContext, ownerId: string, id: string, update: TemplateUpdate): Promise<TemplateDetail> {
+export async function updateTemplate(ctx: AppContext, principal: Principal, id: string, update: TemplateUpdate): Promise<TemplateDetail> {
+  const ownerId = accountFor(principal, 'templates:write');
   const row = await requireTemplate(ctx, ownerId, id);
   // A new header row must fit the attached spreadsheet (re-read with it), else nothing changes.
   if (update.headersRowNo !== undefined && update.headersRowNo !== row.headers_row_no) {
@@ -139,25 +158,28 @@ export async function updateTemplate(ctx: AppContext, ownerId: string, id: strin
     headersRowNo: update.headersRowNo,
     output: update.output ? storeOutput(key, mergeOutput(readOutput(key, row.output), update.output)) : undefined,
   });
-  return getDetail(ctx, ownerId, id);
+  return getDetail(ctx, principal, id);
 }
 
-export async function savePlaceholders(ctx: AppContext, ownerId: string, id: string, placeholders: Placeholder[], forceDeleteAll: boolean): Promise<TemplateDetail> {
+export async function savePlaceholders(ctx: AppContext, principal: Principal, id: string, placeholders: Placeholder[], forceDeleteAll: boolean): Promise<TemplateDetail> {
+  const ownerId = accountFor(principal, 'templates:write');
   await requireTemplate(ctx, ownerId, id);
   if (placeholders.length === 0 && !forceDeleteAll) {
     throw new SheafError('generic/invalid-input', { detail: 'saving no placeholders at all needs forceDeleteAllPlaceholders' });
   }
   await updateTemplateFields(ctx.db, ownerId, id, { placeholders });
-  return getDetail(ctx, ownerId, id);
+  return getDetail(ctx, principal, id);
 }
 
-export async function saveSplitButtonSelection(ctx: AppContext, ownerId: string, id: string, selection: string): Promise<void> {
+export async function saveSplitButtonSelection(ctx: AppContext, principal: Principal, id: string, selection: string): Promise<void> {
+  const ownerId = accountFor(principal, 'templates:write');
   await requireTemplate(ctx, ownerId, id);
   await updateTemplateFields(ctx.db, ownerId, id, { splitButtonSelection: selection });
 }
 
 /** Deletes the template, its spreadsheet, images, history and all their files. */
-export async function deleteTemplate(ctx: AppContext, ownerId: string, id: string): Promise<void> {
+export async function deleteTemplate(ctx: AppContext, principal: Principal, id: string): Promise<void> {
+  const ownerId = accountFor(principal, 'templates:write');
   await requireTemplate(ctx, ownerId, id);
   if (await countActiveMerges(ctx.db, ownerId, id)) throw new SheafError('template/merge-in-progress');
   // Other modules may refuse: a mailing still sending from this template's merges (email module).

@@ -6,12 +6,12 @@ import { handle } from '../../http/route.ts';
 import { copySpreadsheet, deleteSpreadsheet, getSpreadsheet, uploadSpreadsheet } from './spreadsheet.ts';
 
 export function registerTemplateSpreadsheetRoutes(app: FastifyInstance, ctx: AppContext): void {
-  handle(app, routes.getExcel, ({ user, params }) => getSpreadsheet(ctx, user.uid, params.id));
-  handle(app, routes.uploadExcel, async ({ user, params, query, file }) =>
-    uploadSpreadsheet(ctx, user.uid, params.id, await file(MAX_UPLOAD_BYTES, 'sheet/too-large'), query.headersRowNo));
-  handle(app, routes.copyExcel, ({ user, params, body }) => copySpreadsheet(ctx, user.uid, params.id, body.sourceTemplateId));
-  handle(app, routes.deleteExcel, async ({ user, params }) => {
-    await deleteSpreadsheet(ctx, user.uid, params.id);
+  handle(app, routes.getExcel, ({ principal, params }) => getSpreadsheet(ctx, principal, params.id));
+  handle(app, routes.uploadExcel, async ({ principal, params, query, file }) =>
+    uploadSpreadsheet(ctx, principal, params.id, await file(MAX_UPLOAD_BYTES, 'sheet/too-large'), query.headersRowNo));
+  handle(app, routes.copyExcel, ({ principal, params, body }) => copySpreadsheet(ctx, principal, params.id, body.sourceTemplateId));
+  handle(app, routes.deleteExcel, async ({ principal, params }) => {
+    await deleteSpreadsheet(ctx, principal, params.id);
     return { ok: true as const };
   });
 }

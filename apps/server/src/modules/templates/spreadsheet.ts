@@ -14,13 +14,16 @@ import {
 import { countActiveMerges } from './repository.ts';
 import { requireTemplate } from './service.ts';
 import { factsOf, saveFacts } from './sheet-facts.ts';
+import { accountFor, type Principal } from '../../access/index.ts';
 
 export async function uploadSpreadsheet(
-  ctx: AppContext, ownerId: string, templateId: string, file: { fileName: string; bytes: Uint8Array }, headersRowNo?: number,
+  ctx: AppContext, principal: Principal, templateId: string, file: { fileName: string; bytes: Uint8Array }, headersRowNo?: number,
 ): Promise<ExcelMeta> {
-  const template = await requireTemplate(ctx, ownerId, templateId);
-  const headerRow = headersRowNo ?? template.headers_row_no;
-  const sheet = await readSheetSafely(file.bytes, headerRow, file.fileName);
+  const ownerId = accountFor(principal, 'templates:write');
+  await requireTemplate(ctx, ownerId, templateId);
+  // Unless the upload names it, the header row is found: a title or empty rows above it are skipped.
+  const sheet = await readSheetSafely(file.bytes, headersRowNo ?? 'auto', file.fileName);
+  const headerRow = sheet.headerRowNumber;
   const checksum = sha256Hex(file.bytes);
   await ctx.blobs.put(blobLayout.template.spreadsheet(templateId), file.bytes);
   rememberSheet(checksum, headerRow, sheet);
@@ -28,7 +31,8 @@ export async function uploadSpreadsheet(
 }
 
 /** The metadata and every data row as the sheet displays it (null for an empty cell). */
-export async function getSpreadsheet(ctx: AppContext, ownerId: string, templateId: string): Promise<ExcelSheetResponse> {
+export async function getSpreadsheet(ctx: AppContext, principal: Principal, templateId: string): Promise<ExcelSheetResponse> {
+  const ownerId = accountFor(principal, 'templates:read');
   await requireTemplate(ctx, ownerId, templateId);
   const row = await findSpreadsheetRow(ctx.db, ownerId, templateId);
   if (!row) throw new SheafError('sheet/missing');
@@ -43,7 +47,8 @@ export async function getSpreadsheet(ctx: AppContext, ownerId: string, templateI
 }
 
 /** "Choose a file from another template": the same file and header row, copied. */
-export async function copySpreadsheet(ctx: AppContext, ownerId: string, templateId: string, sourceTemplateId: string): Promise<ExcelMeta> {
+export async function copySpreadsheet(ctx: AppContext, principal: Principal, templateId: string, sourceTemplateId: string): Promise<ExcelMeta> {
+  const ownerId = accountFor(principal, 'templates:write');
   await requireTemplate(ctx, ownerId, sourceTemplateId);
   await requireTemplate(ctx, ownerId, templateId);
   const source = await findSpreadsheetRow(ctx.db, ownerId, sourceTemplateId);
@@ -55,7 +60,8 @@ export async function copySpreadsheet(ctx: AppContext, ownerId: string, template
   });
 }
 
-export async function deleteSpreadsheet(ctx: AppContext, ownerId: string, templateId: string): Promise<void> {
+export async function deleteSpreadsheet(ctx: AppContext, principal: Principal, templateId: string): Promise<void> {
+  const ownerId = accountFor(principal, 'templates:write');
   await requireTemplate(ctx, ownerId, templateId);
   if (await countActiveMerges(ctx.db, ownerId, templateId)) throw new SheafError('sheet/merge-in-progress');
   if (await deleteSpreadsheetRow(ctx.db, ownerId, templateId)) await ctx.blobs.delete(blobLayout.template.spreadsheet(templateId));

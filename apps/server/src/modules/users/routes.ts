@@ -7,11 +7,10 @@ import type { FastifyInstance } from 'fastify';
 import { routes } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
 import { handle } from '../../http/route.ts';
-import { getCredits } from './quota.ts';
-import { getMe, updateMe } from './service.ts';
+import { credits, getMe, updateMe } from './service.ts';
 
 export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void {
-  handle(app, routes.me, async ({ user }) => getMe(ctx, user.uid));
-  handle(app, routes.updateMe, async ({ user, body }) => updateMe(ctx, user.uid, body));
-  handle(app, routes.credits, async ({ user, query }) => getCredits(ctx.db, user.uid, query.toBeUsed));
+  handle(app, routes.me, async ({ principal }) => getMe(ctx, principal));
+  handle(app, routes.updateMe, async ({ principal, body }) => updateMe(ctx, principal, body));
+  handle(app, routes.credits, async ({ principal, query }) => credits(ctx, principal, query.toBeUsed));
 }

@@ -4,8 +4,9 @@ import type { z } from 'zod';
 import { SheafError, SheafFieldErrors, cleanWhitespace, type ErrorCode, type UpdateMeSchema, type User } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../adapters/db/types.ts';
-import { currentPeriod } from './quota.ts';
+import { currentPeriod, getCredits, type Credits } from './quota.ts';
 import { findUserById, updateProfile, type UserRow } from './repository.ts';
+import { accountFor, actorFor, type Principal } from '../../access/index.ts';
 
 /** The user row as the client sees it (UserSchema), with the current quota period. */
 export async function userView(q: Queryable, row: UserRow): Promise<User> {
@@ -38,11 +39,18 @@ export async function requireUser(q: Queryable, uid: string): Promise<UserRow> {
   return row;
 }
 
-export async function getMe(ctx: AppContext, uid: string): Promise<User> {
+export async function getMe(ctx: AppContext, principal: Principal): Promise<User> {
+  const uid = actorFor(principal, 'account');
   return userView(ctx.db, await requireUser(ctx.db, uid));
 }
 
-export async function updateMe(ctx: AppContext, uid: string, input: z.output<typeof UpdateMeSchema>): Promise<User> {
+/** The account's credits for a merge of `toBeUsed` documents (a child user sees the parent's). */
+export async function credits(ctx: AppContext, principal: Principal, toBeUsed: number): Promise<Credits> {
+  return getCredits(ctx.db, accountFor(principal, 'merges:read'), toBeUsed);
+}
+
+export async function updateMe(ctx: AppContext, principal: Principal, input: z.output<typeof UpdateMeSchema>): Promise<User> {
+  const uid = actorFor(principal, 'account');
   await requireUser(ctx.db, uid);
   const firstName = input.firstName === undefined ? undefined : cleanWhitespace(input.firstName);
   const lastName = input.lastName === undefined ? undefined : cleanWhitespace(input.lastName);
@@ -52,5 +60,5 @@ export async function updateMe(ctx: AppContext, uid: string, input: z.output<typ
   if (Object.keys(fields).length > 0) throw new SheafFieldErrors(fields);
   const company = input.company === undefined ? undefined : cleanWhitespace(input.company);
   await updateProfile(ctx.db, uid, { firstName, lastName, company, language: input.language, view: input.view });
-  return getMe(ctx, uid);
+  return getMe(ctx, principal);
 }
