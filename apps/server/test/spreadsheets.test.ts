@@ -88,9 +88,25 @@ forEachDatabase((database) => {
       expect(tooLarge.json).toMatchObject({ code: 'sheet/too-large' });
     });
 
+    it('finds the header row below a title on upload, and the user can change it', async () => {
+      const id = await newTemplate();
+      // Row 1 "Customer report 2024", row 2 empty, headings in row 3: the upload opens with row 3.
+      const found = await uploadSheet(id, 'report.xlsx', await fixture('sheet-header-row-3.xlsx'));
+      expect(found.status, JSON.stringify(found.json)).toBe(201);
+      expect(found.json).toMatchObject({ headersRowNo: 3, headers: ['First', 'Last', 'Amount'], totalRowCount: 3, firstRow: 4 });
+      const detail = (await server.inject('GET', `/templates/${id}`, { token })).json as TemplateDetail;
+      expect(detail).toMatchObject({ headersRowNo: 3, excel: { headersRowNo: 3 } });
+      const rows = (await server.inject('GET', `/templates/${id}/excel`, { token })).json as ExcelSheetResponse;
+      expect(rows.excelSheet[0]!.slice(0, 2)).toEqual(['Ann', 'Lee']);
+
+      const changed = await server.inject('PATCH', `/templates/${id}`, { token, body: { headersRowNo: 1 } });
+      expect(changed.status, JSON.stringify(changed.json)).toBe(200);
+      expect((changed.json as TemplateDetail)).toMatchObject({ headersRowNo: 1, excel: { headersRowNo: 1, headers: ['Customer report 2024'] } });
+    });
+
     it('reads the sheet again when the header row changes, and refuses a row outside the sheet', async () => {
       const id = await newTemplate();
-      const first = (await uploadSheet(id, 'report.xlsx', await fixture('sheet-header-row-3.xlsx'))).json as ExcelMeta;
+      const first = (await uploadSheet(id, 'report.xlsx', await fixture('sheet-header-row-3.xlsx'), { headersRowNo: '1' })).json as ExcelMeta;
       expect(first.headers).toEqual(['Customer report 2024']);
 
       const changed = await server.inject('PATCH', `/templates/${id}`, { token, body: { headersRowNo: 3 } });

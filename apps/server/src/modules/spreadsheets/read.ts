@@ -13,7 +13,7 @@ const sheetWorkers = new WorkerPool<SheetReadRequest, TransferableSheet>(new URL
   memoryError: () => new SheafError('sheet/limits-exceeded', { detail: 'it needs too much memory to read' }),
 });
 
-export async function readSheetSafely(bytes: Uint8Array, headerRow: number, fileName: string): Promise<SheetData> {
+export async function readSheetSafely(bytes: Uint8Array, headerRow: number | 'auto', fileName: string): Promise<SheetData> {
   // Checked here too, so an empty upload does not start a worker.
   if (bytes.length === 0) throw new SheafError('sheet/empty-file');
   return fromTransferableSheet(await sheetWorkers.run({ bytes, headerRow, fileName }));

@@ -5,7 +5,8 @@ import { toTransferableSheet, type TransferableSheet } from './sheet-transfer.ts
 
 export interface SheetReadRequest {
   bytes: Uint8Array;
-  headerRow: number;
+  /** The header row's number, or 'auto' to find it (the engine's readSheet). */
+  headerRow: number | 'auto';
   fileName: string;
 }
 

@@ -85,7 +85,7 @@ export default function Step3Spreadsheet() {
       <Typography variant="h5" component="h1">{t('sheet.title')}</Typography>
       {excel?.message && <Alert severity="error" role="alert">{excel.message}</Alert>}
       {readable && <SpreadsheetSummary templateId={templateId} excel={readable} />}
-      {!readable && <Typography color="text.secondary">{t('sheet.headerRowNow', { row: template.headersRowNo })}</Typography>}
+      {!readable && <Typography color="text.secondary">{t('sheet.headerRowNow')}</Typography>}
       <WizardDropzone
         kind="sheet"
         label={readable ? t('sheet.replaceLabel') : t('sheet.dropLabel')}
