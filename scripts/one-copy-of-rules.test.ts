@@ -93,6 +93,13 @@ const RULES: Rule[] = [
     sourceOnly: true,
   },
   {
+    name: 'account passwords',
+    use: 'accountPasswordProblem (rules/passwords.ts)',
+    mark: /COMMON_PASSWORDS|['"]qwerty['"]/,
+    catches: ["const COMMON_PASSWORDS = new Set([", "'abc123', 'abcdef', 'qwerty', 'qwerty123',"],
+    sourceOnly: true,
+  },
+  {
     name: 'row ranges',
     use: 'rangeBounds / rowPicker / countSelectedRows (rules/rows.ts), parseRowList (rows.ts)',
     mark: /Math\.(?:min|max)\(\s*[\w.]*startRow\s*,\s*[\w.]*endRow|\.split\(['"]-['"]\)\.length|specificRows\w*\.split\(/,

@@ -4,6 +4,7 @@
  */
 export * from './columns.ts';
 export * from './content.ts';
+export * from './passwords.ts';
 export * from './recipients.ts';
 export * from './rows.ts';
 export * from './senders.ts';

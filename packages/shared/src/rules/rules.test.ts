@@ -1,7 +1,7 @@
 /** The shared rules' decisions, where the web app and the server used to disagree (issue 9). */
 import { describe, expect, it } from 'vitest';
 import {
-  addressesOf, columnIndex, countSelectedRows, firstUnknownTag, hasColumn, htmlColumnTags, identifierProblem, isMessageEmpty,
+  accountPasswordProblem, addressesOf, columnIndex, countSelectedRows, firstUnknownTag, hasColumn, htmlColumnTags, identifierProblem, isMessageEmpty,
   isValidReplyTo, parsePort, parseServerName, parseSubdomain, replyToColumn, rowPicker, senderEmailProblem, smtpFieldProblems,
 } from '../index.ts';
 
@@ -103,5 +103,15 @@ describe('recipients', () => {
     expect(replyToColumn('{{ Email }}')).toBe('Email');
     expect(isValidReplyTo('{{A}}{{B}}')).toBe(false);
     expect(isValidReplyTo('help@')).toBe(false);
+  });
+});
+
+describe('account passwords', () => {
+  it('needs 6 characters, not a common password nor the address', () => {
+    expect(accountPasswordProblem('', 'ada@example.com')).toBe('empty');
+    expect(accountPasswordProblem('12345', 'ada@example.com')).toBe('short');
+    expect(accountPasswordProblem('QWERTY123', 'ada@example.com')).toBe('common');
+    expect(accountPasswordProblem('Ada@Example.com', 'ada@example.com')).toBe('common');
+    expect(accountPasswordProblem('correct horse', 'ada@example.com')).toBeNull();
   });
 });

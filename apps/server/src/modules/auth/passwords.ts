@@ -3,7 +3,7 @@
  * serve registration, reset, change-password and child-user creation alike.
  */
 import argon2 from 'argon2';
-import { MIN_PASSWORD_LENGTH, type ErrorCode } from '@sheaf/shared';
+import { accountPasswordProblem, type ErrorCode } from '@sheaf/shared';
 import { randomBytes } from 'node:crypto';
 
 // OWASP's argon2id setting (19 MiB, 2 passes): strong, and quick enough for a login per request.
@@ -32,24 +32,11 @@ export async function verifyPassword(hash: string | null | undefined, password: 
   }
 }
 
-/** The most common passwords (leaked-password lists' top entries, several languages). */
-const COMMON_PASSWORDS = new Set([
-  '123456', '1234567', '12345678', '123456789', '1234567890', '111111', '000000', '123123', '654321',
-  '666666', '121212', '112233', '123321', 'abc123', 'abcdef', 'qwerty', 'qwerty123', 'qwertz', 'azerty',
-  'password', 'password1', 'password123', 'passw0rd', 'passwort', 'motdepasse', 'contrasena', 'contraseña',
-  'iloveyou', 'letmein', 'welcome', 'admin', 'admin123', 'monkey', 'dragon', 'football', 'baseball',
-  'sunshine', 'princess', 'master', 'shadow', 'superman', 'trustno1', '1q2w3e4r', '1qaz2wsx', 'zaq12wsx',
-  'hallo123', 'bonjour', 'soleil', 'woaini', 'sheaf', 'sheaf123',
-]);
-
-/** The code for `password` under the field "password", or null when it is acceptable. */
+/** The code for `password` under the field "password", or null: the shared rule the forms apply (rules/passwords.ts). */
 export function passwordProblem(password: string, email: string): ErrorCode | null {
-  if (password.length === 0) return 'auth/password-empty';
-  const lower = password.toLowerCase();
-  if (password.length < MIN_PASSWORD_LENGTH || lower === email.toLowerCase() || COMMON_PASSWORDS.has(lower)) {
-    return 'auth/weak-password';
-  }
-  return null;
+  const problem = accountPasswordProblem(password, email);
+  if (problem === 'empty') return 'auth/password-empty';
+  return problem ? 'auth/weak-password' : null;
 }
 
 /**

@@ -19,6 +19,11 @@ describe('registration checks', () => {
     });
   });
 
+  it('refuses what the server would: a common password or the address itself (the shared rule)', () => {
+    expect(validateRegistration({ ...valid, password: 'Password1', confirmPassword: 'Password1' }).password).toBe('validation.passwordCommon');
+    expect(validateRegistration({ ...valid, password: 'ADA@example.com', confirmPassword: 'ADA@example.com' }).password).toBe('validation.passwordCommon');
+  });
+
   it('refuses an address without a top-level domain', () => {
     expect(validateRegistration({ ...valid, email: 'ada@example' }).email).toBe('validation.emailInvalid');
   });

@@ -2,7 +2,7 @@
  * Client checks of the registration form (spec section 5), in the order the spec lists them. Each
  * result is a key of the `auth` namespace (validation.*) whose English text is the spec's wording.
  */
-import { isValidEmail, MIN_PASSWORD_LENGTH } from '@sheaf/shared';
+import { accountPasswordProblem, isValidEmail } from '@sheaf/shared';
 
 export interface RegistrationValues {
   firstName: string;
@@ -22,7 +22,10 @@ export function validateRegistration(values: RegistrationValues): Partial<Record
   if (!values.lastName.trim()) errors.lastName = 'validation.lastNameRequired';
   if (!values.email.trim()) errors.email = 'validation.emailRequired';
   else if (!isValidEmail(values.email)) errors.email = 'validation.emailInvalid';
-  if (values.password.length < MIN_PASSWORD_LENGTH) errors.password = 'validation.passwordTooShort';
+  // The server's rule: also not one of the most common passwords, nor the address itself.
+  const password = accountPasswordProblem(values.password, values.email);
+  if (password === 'empty' || password === 'short') errors.password = 'validation.passwordTooShort';
+  else if (password === 'common') errors.password = 'validation.passwordCommon';
   if (values.confirmPassword !== values.password) errors.confirmPassword = 'validation.passwordsDoNotMatch';
   if (!values.acceptTerms) errors.acceptTerms = 'validation.acceptTermsRequired';
   return errors;
