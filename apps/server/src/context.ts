@@ -18,7 +18,7 @@ export interface AppContext {
   log: FastifyBaseLogger;
 }
 
-/** The signed-in user a private route runs as (from the verified access token). */
+/** Whom a verified access token names (auth module); a request then runs as a Principal (access/, http/principal.ts). */
 export interface AuthUser {
   uid: string;
 }
