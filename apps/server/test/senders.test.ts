@@ -232,6 +232,12 @@ describe('desktop edition', () => {
     }
   });
 
+  it('starts a new account as the unlicensed trial, which cannot send until a licence', async () => {
+    const account = await server.signUp();
+    const me = await server.inject('GET', '/users/me', { token: account.token });
+    expect(me.json.billingPlan).toBe('Unlicensed');
+  });
+
   it('lets neither the Free plan nor the unlicensed trial send: no smtp sender, no test email (the plan catalogue)', async () => {
     for (const plan of ['Free', 'Unlicensed']) {
       const account = await accountOn(server, plan);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  BILLING_PLANS, billingPlanOf, EDITIONS, entitlements, OFFLINE_PRICE_READINGS, PLAN_CATALOGUE, planPrice,
+  BILLING_PLANS, billingPlanOf, EDITIONS, entitlements, INITIAL_PLAN, OFFLINE_PRICE_READINGS, PLAN_CATALOGUE, planPrice,
   sendEmailRefusal, senderMethodRefusal, type BillingPlan, type Edition,
 } from './plans.ts';
 
@@ -48,6 +48,10 @@ describe('entitlements(plan, edition)', () => {
   it('offers an upgrade on the web Free plan only', () => {
     const offering = EDITIONS.flatMap((edition) => BILLING_PLANS.filter((plan) => entitlements(plan, edition).offersUpgrade).map((plan) => `${plan}/${edition}`));
     expect(offering).toEqual(['Free/web']);
+  });
+
+  it('starts new accounts on Free on the web and on the trial on the desktop', () => {
+    expect(INITIAL_PLAN).toEqual({ web: 'Free', desktop: 'Unlicensed' });
   });
 
   it('reads an unknown stored plan name as Free', () => {

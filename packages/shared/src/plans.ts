@@ -119,6 +119,9 @@ export interface Entitlements extends Omit<PlanDefinition, 'price' | 'refundDays
   readonly offersUpgrade: boolean;
 }
 
+/** The plan a new account starts on: Free on the web; on the desktop the trial until a licence is entered. */
+export const INITIAL_PLAN: Readonly<Record<Edition, BillingPlan>> = { web: 'Free', desktop: 'Unlicensed' };
+
 export const isBillingPlan = (value: unknown): value is BillingPlan => (BILLING_PLANS as readonly unknown[]).includes(value);
 /** A stored plan name as the union; anything else reads as Free, the most restrictive plan. */
 export const billingPlanOf = (value: string): BillingPlan => (isBillingPlan(value) ? value : 'Free');

@@ -1,7 +1,7 @@
 /** Sign-up, sign-in and password reset (spec sections 2, 5, 6 and 8). */
 import type { z } from 'zod';
 import {
-  ERROR_MESSAGES, SheafError, SheafFieldErrors, cleanWhitespace, isValidEmail, type ErrorCode, type Session,
+  ERROR_MESSAGES, INITIAL_PLAN, SheafError, SheafFieldErrors, cleanWhitespace, isValidEmail, type ErrorCode, type Session,
   type RegisterRequestSchema, type ResetPasswordConfirmSchema,
 } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
@@ -53,6 +53,7 @@ export async function register(ctx: AppContext, input: RegisterInput): Promise<S
         lastName,
         company: cleanWhitespace(input.company ?? ''),
         language: input.language ?? 'en',
+        billingPlan: INITIAL_PLAN[ctx.config.EDITION],
       });
       return startSession(ctx, user, tx);
     });

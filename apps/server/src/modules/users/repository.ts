@@ -1,4 +1,5 @@
 /** SQL of the users table (accounts, profile, quota period). Every query names the user it touches. */
+import type { BillingPlan } from '@sheaf/shared';
 import type { Queryable } from '../../adapters/db/types.ts';
 
 export interface UserRow {
@@ -60,13 +61,15 @@ export interface NewUser {
   company: string;
   language: string;
   parentUid?: string | null;
+  /** The plan catalogue's INITIAL_PLAN of the edition; absent: the column's default (Free). */
+  billingPlan?: BillingPlan;
 }
 
 export async function insertUser(q: Queryable, user: NewUser): Promise<UserRow> {
   const [row] = await q.query<UserRow>(
-    `INSERT INTO users (id, email, password_hash, first_name, last_name, company, language, parent_uid)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
-    [user.id, user.email, user.passwordHash, user.firstName, user.lastName, user.company, user.language, user.parentUid ?? null],
+    `INSERT INTO users (id, email, password_hash, first_name, last_name, company, language, parent_uid, billing_plan)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, COALESCE($9, 'Free')) RETURNING ${COLUMNS}`,
+    [user.id, user.email, user.passwordHash, user.firstName, user.lastName, user.company, user.language, user.parentUid ?? null, user.billingPlan ?? null],
   );
   return row!;
 }
