@@ -6,9 +6,23 @@
  */
 const MODULES = '^apps/server/src/modules/([^/]+)/';
 
+/**
+ * The server modules from the bottom up: a module may use the ones before it, never one after it
+ * (merges never imports email: the mailing rides on merges' events and hooks instead).
+ */
+const LAYERS = ['users', 'auth', 'fonts', 'spreadsheets', 'templates', 'senders', 'merges', 'email'];
+const layerRules = LAYERS.slice(0, -1).map((module, index) => ({
+  name: `module-layers-${module}`,
+  severity: 'error',
+  comment: `${module} sits below ${LAYERS.slice(index + 1).join(', ')}: it does not import them (events and hooks go upward).`,
+  from: { path: `^apps/server/src/modules/${module}/` },
+  to: { path: `^apps/server/src/modules/(${LAYERS.slice(index + 1).join('|')})/` },
+}));
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...layerRules,
     {
       name: 'no-circular',
       severity: 'error',

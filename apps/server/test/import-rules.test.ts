@@ -32,6 +32,8 @@ describe('the import rules', () => {
     'apps/server/src/http/upload.ts': "import type { X } from './route.ts';\nexport type Y = X | 1;\n",
     'apps/server/src/boot.ts': "import { secret } from './modules/b/repository.ts';\nimport { run } from './modules/a/index.ts';\nexport const boot = () => run() + secret;\n",
     'apps/server/test/seed.test.ts': "import { secret } from '../src/modules/b/repository.ts';\nimport { run } from '../src/modules/a/service.ts';\nexport const seeded = secret + run();\n",
+    'apps/server/src/modules/merges/service.ts': "import { send } from '../email/index.ts';\nexport const done = send;\n",
+    'apps/server/src/modules/email/index.ts': 'export const send = 1;\n',
     'packages/shared/src/bad.ts': "import { run } from '../../../apps/server/src/modules/a/index.ts';\nexport const z = run;\n",
   };
 
@@ -44,11 +46,13 @@ describe('the import rules', () => {
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
-  it('catches a cycle through type imports, a reach into another module, a service importing http/ and the contract importing an app', async () => {
+  it('catches a cycle through type imports, a reach into another module, an upward module import, a service importing http/ and the contract importing an app', async () => {
     expect((await violations(dir, ['apps', 'packages'])).sort()).toEqual([
       'contract-and-engine-not-apps: packages/shared/src/bad.ts -> apps/server/src/modules/a/index.ts',
       'module-through-index: apps/server/src/boot.ts -> apps/server/src/modules/b/repository.ts',
       'module-to-module-through-index: apps/server/src/modules/a/service.ts -> apps/server/src/modules/b/repository.ts',
+      // merges sits below email: even through email's index.ts it may not import it.
+      'module-layers-merges: apps/server/src/modules/merges/service.ts -> apps/server/src/modules/email/index.ts',
       'no-circular: apps/server/src/http/route.ts -> apps/server/src/http/upload.ts', // reported once per cycle
       'services-not-http: apps/server/src/modules/a/service.ts -> apps/server/src/http/route.ts',
       // A test may seed through repository.ts, nothing else of a module.
