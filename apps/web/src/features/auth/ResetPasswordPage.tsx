@@ -6,7 +6,7 @@ import { useState, type FormEvent } from 'react';
 import { Alert, Box, Button, Link, TextField, Typography } from '@mui/material';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { isValidEmail, MIN_PASSWORD_LENGTH } from '@sheaf/shared';
+import { accountPasswordProblem, isValidEmail } from '@sheaf/shared';
 import { api } from '../../api/client.ts';
 import { currentLanguage } from '../../i18n/index.ts';
 import { translateCode } from '../../i18n/errors.ts';
@@ -78,7 +78,10 @@ function ChooseNewPassword({ token }: { token: string }) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const fields: Record<string, string> = {};
-    if (password.length < MIN_PASSWORD_LENGTH) fields.password = t('validation.passwordTooShort');
+    // The server's rule (the address is not known here; the server checks that part).
+    const problem = accountPasswordProblem(password, '');
+    if (problem === 'common') fields.password = t('validation.passwordCommon');
+    else if (problem) fields.password = t('validation.passwordTooShort');
     if (confirmPassword !== password) fields.confirmPassword = t('validation.passwordsDoNotMatch');
     setErrors({ fields, general: null });
     if (Object.keys(fields).length > 0) return;
