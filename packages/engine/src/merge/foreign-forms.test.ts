@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PDFArray, PDFCheckBox, PDFDocument, PDFName, PDFRadioGroup, PDFTextField, type PDFNumber } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPORTLAB_FORM, REPORTLAB_FORM_WITHOUT_SUBTYPE, REPORTLAB_MISSING } from '../../../../scripts/fixtures/foreign-forms.ts';
+import { PYPDF_FILLED_FORM, PYPDF_MISSING, REPORTLAB_FORM, REPORTLAB_FORM_WITHOUT_SUBTYPE, REPORTLAB_MISSING } from '../../../../scripts/fixtures/foreign-forms.ts';
 import {
   expectQpdfClean, fixture, inkIn, mergeCombined, mergeSeparate, pageTexts, placeholder, render, run, scratch, table, type RelativeBox,
 } from './test-support.ts';
@@ -129,5 +129,36 @@ describe.skipIf(!hasFixtures).each([
       for (const value of [...TEXT_VALUES, ROWS[index]![0]!]) expect(text).toContain(value);
       expect(buttonInk(file, index + 1, widgets)).toEqual(before);
     });
+  });
+});
+
+const hasPypdfFixture = existsSync(path.join(GENERATED, PYPDF_FILLED_FORM));
+if (hasFixtures && !hasPypdfFixture) console.warn(`foreign-forms.test.ts: the pypdf case is skipped: ${PYPDF_MISSING}.`);
+
+describe.skipIf(!hasPypdfFixture)('a ReportLab form filled in by pypdf (new values, NeedAppearances, old appearances), flattened', () => {
+  const template = hasPypdfFixture ? fixture(PYPDF_FILLED_FORM) : new Uint8Array();
+  const NEW_VALUES = ['Springfield', 'Remington Rand'];
+  const OLD_VALUES = ['Arlington', 'US Navy'];
+  const KEPT = TEXT_VALUES.filter((value) => !OLD_VALUES.includes(value));
+  const request = (options: { isKeepFormOutput?: boolean; isCombinedOutput?: boolean }) => ({
+    template,
+    sheet: table(['Note'], ROWS),
+    placeholders: [placeholder({ column: 'Note', relativeY: 0.9, relativeX: 0.55, relativeWidth: 0.4 })],
+    options,
+  });
+
+  it('shows the values a reader shows: the new ones, not the stale appearances', async () => {
+    const before = pageTexts(folder.write('pypdf-filled.pdf', template))[0]!;
+    for (const value of [...KEPT, ...NEW_VALUES]) expect(before).toContain(value);
+    for (const value of OLD_VALUES) expect(before).not.toContain(value);
+
+    const { documents } = await mergeSeparate(folder, request({ isKeepFormOutput: false }));
+    const { file } = await mergeCombined(folder, request({ isKeepFormOutput: false }));
+    for (const text of [...documents.map((document) => pageTexts(document.file)[0]!), ...pageTexts(file)]) {
+      for (const value of [...KEPT, ...NEW_VALUES]) expect(text).toContain(value);
+      for (const value of OLD_VALUES) expect(text).not.toContain(value);
+    }
+    expectQpdfClean(file);
+    renderQuietly(file, 2);
   });
 });

@@ -2,7 +2,7 @@
  * Reads the template's AcroForm: terminal fields with their full names, kinds, widgets and pages.
  * Fields whose name matches a spreadsheet heading are filled per row.
  */
-import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFRef, PDFString, type PDFContext, type PDFObject } from 'pdf-lib';
+import { PDFArray, PDFBool, PDFDict, PDFHexString, PDFName, PDFNumber, PDFRef, PDFString, type PDFContext, type PDFObject } from 'pdf-lib';
 import type { Template } from '../pdf/template.ts';
 import type { Rect } from '../pdf/geometry.ts';
 
@@ -81,6 +81,16 @@ export function readFormFields(template: Template): FormField[] {
 function kindOf(name: PDFName): FieldKind {
   const value = name.asString().slice(1);
   return value === 'Tx' || value === 'Btn' || value === 'Ch' || value === 'Sig' ? value : 'other';
+}
+
+/** Whether the AcroForm asks readers to draw the fields' appearances themselves (NeedAppearances). */
+export function formNeedsAppearances(template: Template): boolean {
+  const { context } = template.doc;
+  const catalog = context.lookup(template.chain.trailer.get(PDFName.of('Root'))) as PDFDict;
+  const acroForm = resolve(context, catalog.get(PDFName.of('AcroForm')));
+  if (!(acroForm instanceof PDFDict)) return false;
+  const need = resolve(context, acroForm.get(PDFName.of('NeedAppearances')));
+  return need instanceof PDFBool && need.asBoolean();
 }
 
 /** Page index of each annotation object number the pages list. */

@@ -10,7 +10,7 @@ import type { FontRegistry } from '../text/index.ts';
 import type { TextStyle } from '../text/types.ts';
 import type { SheetData } from '../sheet/types.ts';
 import type { Template } from '../pdf/template.ts';
-import { readFormFields, resolve, type FormField, type FormWidget } from './formFields.ts';
+import { formNeedsAppearances, readFormFields, resolve, textOf, type FormField, type FormWidget } from './formFields.ts';
 import { columnIndex } from './placed.ts';
 import { fieldAppearance, widgetLook, type WidgetLook } from './fieldAppearance.ts';
 import { copyFieldTree, readFieldTree, type CopyTarget, type RowFormCopy } from './formCopies.ts';
@@ -79,6 +79,9 @@ export function planForms(template: Template, sheet: SheetData, flatten: boolean
   /** Per page: draws for a row; built once. */
   const drawers = new Map<number, Array<(row: number) => string>>();
   const repaired = new Map<number, [PDFRef, PDFObject]>();
+  /** Flatten: values of unfilled fields we draw ourselves, the same on every row. */
+  const fixedTexts: Array<{ value: string; style: TextStyle; comb: boolean }> = [];
+  const needAppearances = flatten && formNeedsAppearances(template);
   if (flatten) {
     let formCount = 0;
     const formName = (ref: PDFRef, pageIndex: number) => {
@@ -115,7 +118,18 @@ export function planForms(template: Template, sheet: SheetData, flatten: boolean
           list.push((row) => (checked(sheet.text(row, match.column), on) ? onOps : offOps));
         } else {
           const current = currentAppearance(context, widget.dict, states);
-          if (current) {
+          // A reader draws a text or choice field's value itself when the form asks it to
+          // (NeedAppearances, e.g. after pypdf filled it) or the widget has no appearance: so do we.
+          if ((field.kind === 'Tx' || field.kind === 'Ch') && (needAppearances || !current)) {
+            const [x, y] = widget.rect;
+            const look = widgetLook(context, field, widget);
+            const style = styleOf(field);
+            const value = fieldValue(context, field);
+            const fonts = registry();
+            fixedTexts.push({ value, style, comb: look.combCells > 0 });
+            let ops: string | undefined;
+            list.push(() => (ops ??= `q 1 0 0 1 ${pdfNumber(x)} ${pdfNumber(y)} cm\n${fieldAppearance(fonts, look, style, value)}Q\n`));
+          } else if (current) {
             const ops = appearanceOps(context, widget, current, formName(current, page.index));
             list.push(() => ops);
           }
@@ -124,6 +138,7 @@ export function planForms(template: Template, sheet: SheetData, flatten: boolean
     }
   }
 
+  let fixedCollected = false;
   return {
     flatten,
     hasFields: fields.length > 0,
@@ -133,12 +148,13 @@ export function planForms(template: Template, sheet: SheetData, flatten: boolean
     repairedAppearances: [...repaired.values()],
     appearanceOperators: (pageIndex, row) => (drawers.get(pageIndex) ?? []).map((draw) => draw(row)).join(''),
     collect(fonts, row) {
+      if (!fixedCollected) {
+        fixedCollected = true;
+        for (const { value, style, comb } of fixedTexts) collectText(fonts, value, style, comb);
+      }
       for (const m of matched) {
         if (m.field.kind === 'Btn') continue;
-        const value = sheet.text(row, m.column);
-        fonts.collect(value, m.style);
-        // Comb cells draw character by character, centred.
-        if (m.looks.some((look) => look.combCells > 0)) for (const character of value) fonts.collect(character, { ...m.style, align: 'center', wrap: false });
+        collectText(fonts, sheet.text(row, m.column), m.style, m.looks.some((look) => look.combCells > 0));
       }
     },
     rowCopy(row, target) {
@@ -216,6 +232,27 @@ function fillField(context: PDFContext, m: MatchedField, value: string, fonts: F
     target.addAppearance(ref, stream);
     target.dictOf(widget.ref).set(PDFName.of('AP'), context.obj({ N: ref }));
   });
+}
+
+/** Collects a field value's glyphs; comb cells draw character by character, centred. */
+function collectText(fonts: FontRegistry, value: string, style: TextStyle, comb: boolean): void {
+  fonts.collect(value, style);
+  if (comb) for (const character of value) fonts.collect(character, { ...style, align: 'center', wrap: false });
+}
+
+/** The text a field holds (/V, inherited from its parents; a choice's first), or ''. */
+function fieldValue(context: PDFContext, field: FormField): string {
+  let dict: PDFDict | undefined = field.dict;
+  for (let depth = 0; dict && depth < 32; depth++) {
+    const value = resolve(context, dict.get(PDFName.of('V')));
+    if (value !== undefined) {
+      const first = value instanceof PDFArray ? resolve(context, value.get(0)) : value;
+      return textOf(first) ?? (first instanceof PDFName ? first.decodeText() : '');
+    }
+    const parent = resolve(context, dict.get(PDFName.of('Parent')));
+    dict = parent instanceof PDFDict ? parent : undefined;
+  }
+  return '';
 }
 
 /** The field's text style from its default appearance (/DA) and quadding (/Q). */
