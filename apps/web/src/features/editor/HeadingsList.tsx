@@ -3,7 +3,7 @@
  * onto a page. Without a spreadsheet, a field takes the name of the column to add.
  */
 import { useState, type FormEvent } from 'react';
-import { Box, Button, List, ListItemButton, ListItemIcon, ListItemText, ListSubheader, TextField, Typography } from '@mui/material';
+import { Box, Button, List, ListItem, ListItemButton, ListItemIcon, ListItemText, ListSubheader, TextField, Typography } from '@mui/material';
 import DragIndicator from '@mui/icons-material/DragIndicator';
 import { useTranslation } from 'react-i18next';
 import type { Placeholder } from '@sheaf/shared';
@@ -45,30 +45,34 @@ export default function HeadingsList({ headings, placeholders, onAdd }: Headings
   return (
     <List dense aria-label={t('headings.title')} subheader={<ListSubheader>{t('headings.title')}</ListSubheader>} sx={{ py: 0 }}>
       {headings.length === 0 ? (
-        <Typography variant="body2" color="text.secondary" sx={{ px: 2 }}>{t('headings.empty')}</Typography>
+        <ListItem>
+          <Typography variant="body2" color="text.secondary">{t('headings.empty')}</Typography>
+        </ListItem>
       ) : null}
+      {/* Each button in its own list item: a list holds only items (list semantics for screen readers). */}
       {headings.map((heading, index) => (
-        <ListItemButton
-          key={`${index}:${heading}`}
-          draggable
-          onDragStart={(event) => {
-            event.dataTransfer.setData(HEADING_DRAG_TYPE, heading);
-            event.dataTransfer.setData('text/plain', heading);
-            event.dataTransfer.effectAllowed = 'copy';
-          }}
-          onClick={() => onAdd(heading)}
-          aria-label={t('headings.add', { column: heading })}
-          title={t('headings.dragHint')}
-        >
-          <ListItemIcon sx={{ minWidth: 28 }}>
-            <DragIndicator fontSize="small" />
-          </ListItemIcon>
-          <ListItemText
-            primary={heading}
-            secondary={used.get(heading) ? t('headings.usedCount', { count: used.get(heading) }) : null}
-            slotProps={{ primary: { noWrap: true } }}
-          />
-        </ListItemButton>
+        <ListItem key={`${index}:${heading}`} disablePadding>
+          <ListItemButton
+            draggable
+            onDragStart={(event) => {
+              event.dataTransfer.setData(HEADING_DRAG_TYPE, heading);
+              event.dataTransfer.setData('text/plain', heading);
+              event.dataTransfer.effectAllowed = 'copy';
+            }}
+            onClick={() => onAdd(heading)}
+            aria-label={t('headings.add', { column: heading })}
+            title={t('headings.dragHint')}
+          >
+            <ListItemIcon sx={{ minWidth: 28 }}>
+              <DragIndicator fontSize="small" />
+            </ListItemIcon>
+            <ListItemText
+              primary={heading}
+              secondary={used.get(heading) ? t('headings.usedCount', { count: used.get(heading) }) : null}
+              slotProps={{ primary: { noWrap: true } }}
+            />
+          </ListItemButton>
+        </ListItem>
       ))}
     </List>
   );

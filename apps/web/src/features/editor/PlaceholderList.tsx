@@ -3,7 +3,7 @@
  * choosing one scrolls to it and selects it.
  */
 import { useState } from 'react';
-import { Box, List, ListItemButton, ListItemIcon, ListItemText, TextField, Typography } from '@mui/material';
+import { Box, List, ListItem, ListItemButton, ListItemIcon, ListItemText, TextField, Typography } from '@mui/material';
 import WarningAmber from '@mui/icons-material/WarningAmber';
 import { useTranslation } from 'react-i18next';
 import type { Placeholder } from '@sheaf/shared';
@@ -27,13 +27,16 @@ export default function PlaceholderList({ placeholders, selection, headings, onC
         <TextField size="small" fullWidth type="search" label={t('search.label')} value={search} onChange={(event) => setSearch(event.target.value)} />
       </Box>
       <List dense aria-label={t('search.results')} sx={{ overflow: 'auto' }}>
+        {/* Each button in its own list item: a list holds only items (list semantics for screen readers). */}
         {found.map((item) => (
-          <ListItemButton key={item.id} selected={selection.includes(item.id)} onClick={() => onChoose(item)}>
-            <ListItemIcon sx={{ minWidth: 28 }}>
-              {isMissingColumn(item.column, headings) ? <WarningAmber fontSize="small" color="warning" /> : <TypeIcon type={item.type} />}
-            </ListItemIcon>
-            <ListItemText primary={item.column} secondary={t('search.onPage', { page: item.pageNumber })} slotProps={{ primary: { noWrap: true } }} />
-          </ListItemButton>
+          <ListItem key={item.id} disablePadding>
+            <ListItemButton selected={selection.includes(item.id)} onClick={() => onChoose(item)}>
+              <ListItemIcon sx={{ minWidth: 28 }}>
+                {isMissingColumn(item.column, headings) ? <WarningAmber fontSize="small" color="warning" /> : <TypeIcon type={item.type} />}
+              </ListItemIcon>
+              <ListItemText primary={item.column} secondary={t('search.onPage', { page: item.pageNumber })} slotProps={{ primary: { noWrap: true } }} />
+            </ListItemButton>
+          </ListItem>
         ))}
       </List>
       {found.length === 0 ? (

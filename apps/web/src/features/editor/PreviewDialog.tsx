@@ -139,8 +139,8 @@ export default function PreviewDialog({ templateId, excel }: PreviewDialogProps)
         )}
         {error ? <Alert severity="error" sx={{ mb: 1 }}>{error}</Alert> : null}
         {loading ? (
-          <Box role="progressbar" aria-label={t('preview.loading')} sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 1, py: 6 }}>
-            <CircularProgress />
+          <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 1, py: 6 }}>
+            <CircularProgress aria-label={t('preview.loading')} />
             <Typography variant="body2" color="text.secondary">{t('preview.loading')}</Typography>
           </Box>
         ) : (

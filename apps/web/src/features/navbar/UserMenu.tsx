@@ -71,7 +71,8 @@ export default function UserMenu({ user }: { user: User | undefined }) {
       </Tooltip>
       <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)} anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }} transformOrigin={{ vertical: 'top', horizontal: 'right' }}>
         {user && (
-          <Typography component="li" variant="body2" color="text.secondary" sx={{ px: 2, py: 1, maxWidth: 280, overflow: 'hidden', textOverflow: 'ellipsis' }}>
+          // Shown for sighted users; a menu may hold only menu items, so it stays out of the accessibility tree.
+          <Typography component="li" aria-hidden variant="body2" color="text.secondary" sx={{ px: 2, py: 1, maxWidth: 280, overflow: 'hidden', textOverflow: 'ellipsis' }}>
             {user.email}
           </Typography>
         )}

@@ -30,7 +30,7 @@ export default function MethodStep({ value, onChange, plan, edition }: Props) {
           const { allowed, hint } = methodAvailability(method, plan, edition);
           const Icon = ICONS[method];
           return (
-            <Paper key={method} variant="outlined" sx={{ p: 1.5, opacity: allowed ? 1 : 0.6, borderColor: value === method ? 'primary.main' : undefined }}>
+            <Paper key={method} variant="outlined" sx={{ p: 1.5, borderColor: value === method ? 'primary.main' : undefined }}>
               <FormControlLabel
                 value={method}
                 disabled={!allowed}

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import {
-  Alert, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, List, ListItemButton, ListItemText, Typography,
+  Alert, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, List, ListItem, ListItemButton, ListItemText, Typography,
 } from '@mui/material';
 import type { ExcelMeta } from '@sheaf/shared';
 import { api } from '../../api/client.ts';
@@ -48,17 +48,19 @@ export default function ChooseSpreadsheetDialog({ open, templateId, onClose, onC
         {choices.isSuccess && others.length === 0 && <Typography color="text.secondary">{t('chooseSheet.empty')}</Typography>}
         <List>
           {others.map((choice) => (
-            <ListItemButton key={choice.templateId} disabled={copying !== null} onClick={() => void choose(choice.templateId)}>
-              <ListItemText
-                primary={choice.excelName}
-                secondary={t('chooseSheet.details', {
-                  template: choice.templateName,
-                  rows: choice.totalRowCount.toLocaleString(i18n.language),
-                  size: formatBytes(choice.excelFileSize, i18n.language),
-                })}
-              />
-              {copying === choice.templateId && <CircularProgress size={20} aria-label={t('chooseSheet.copying')} />}
-            </ListItemButton>
+            <ListItem key={choice.templateId} disablePadding>
+              <ListItemButton disabled={copying !== null} onClick={() => void choose(choice.templateId)}>
+                <ListItemText
+                  primary={choice.excelName}
+                  secondary={t('chooseSheet.details', {
+                    template: choice.templateName,
+                    rows: choice.totalRowCount.toLocaleString(i18n.language),
+                    size: formatBytes(choice.excelFileSize, i18n.language),
+                  })}
+                />
+                {copying === choice.templateId && <CircularProgress size={20} aria-label={t('chooseSheet.copying')} />}
+              </ListItemButton>
+            </ListItem>
           ))}
         </List>
         {error && <Alert severity="error" role="alert">{error}</Alert>}
