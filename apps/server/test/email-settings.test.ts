@@ -97,10 +97,11 @@ forEachDatabase((database: TestDatabase) => {
 
     it('refuses to start a merge that cannot email, each reason with its code', async () => {
       const templateId = await emailingTemplate(server, user.token, senderId, recipientsCsv(2));
-      const refusedWith = async (code: string, overrides: Record<string, unknown> = {}) => {
+      // Bad settings answer 400; a plan that cannot send answers 402 (the catalogue's status map).
+      const refusedWith = async (code: string, overrides: Record<string, unknown> = {}, status = 400) => {
         const { response } = await startEmailMerge(server, user.token, templateId, overrides);
         expect(response.json?.code, JSON.stringify(response.json)).toBe(code);
-        expect(response.status).toBe(400);
+        expect(response.status).toBe(status);
       };
       await refusedWith('merge/email-combined', { isCombinedOutput: true });
       await patch(templateId, { subject: '  ' });
@@ -127,7 +128,7 @@ forEachDatabase((database: TestDatabase) => {
       await refusedWith('sender/not-verified');
       await patch(templateId, { senderId });
       await setPlan(server, user.uid, 'Free');
-      await refusedWith('email/plan-required');
+      await refusedWith('email/plan-required', {}, 402);
       await enterprise(server, user.uid);
       const { response } = await startEmailMerge(server, user.token, templateId);
       expect(response.status).toBe(202);
