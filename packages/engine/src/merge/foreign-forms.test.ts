@@ -2,7 +2,8 @@
  * Forms made by other tools (fixtures/generated/foreign, see scripts/fixtures/foreign-forms.ts): a
  * filled-in ReportLab AcroForm as ReportLab writes it, and with /Subtype /Form left out of its
  * appearance streams as some authoring tools do. Flattened, every value a reader showed in the
- * template must show in the output, in poppler's text and in its renders, without poppler errors.
+ * template must show in the output: in poppler's text and renders (without poppler errors) and in
+ * pdf.js's text.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -56,6 +57,19 @@ async function buttonWidgets(bytes: Uint8Array): Promise<Widget[]> {
   return widgets;
 }
 
+/** The text pdf.js reads from each page (another reader than poppler, as browsers show PDFs). */
+async function pdfjsPageTexts(bytes: Uint8Array): Promise<string[]> {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const doc = await pdfjs.getDocument({ data: bytes.slice(), verbosity: 0 }).promise;
+  const pages: string[] = [];
+  for (let number = 1; number <= doc.numPages; number++) {
+    const content = await (await doc.getPage(number)).getTextContent();
+    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
+  }
+  await doc.destroy();
+  return pages;
+}
+
 /** pdftoppm's render of page `page`, failing on anything poppler complains about. */
 function renderQuietly(file: string, page: number) {
   const result = run('pdftoppm', ['-gray', '-r', '100', '-f', String(page), '-l', String(page), '-singlefile', file, `${file}-quiet-${page}`]);
@@ -94,12 +108,14 @@ describe.skipIf(!hasFixtures).each([
     const before = buttonInk(folder.write('template.pdf', template), 1, widgets);
     const { documents } = await mergeSeparate(folder, request({ isKeepFormOutput: false }));
     expect(documents).toHaveLength(2);
-    documents.forEach((document, index) => {
+    for (const [index, document] of documents.entries()) {
       expectQpdfClean(document.file);
       const text = pageTexts(document.file)[0]!;
       for (const value of [...TEXT_VALUES, ROWS[index]![0]!]) expect(text).toContain(value);
       expect(buttonInk(document.file, 1, widgets)).toEqual(before);
-    });
+      const [pdfjsText] = await pdfjsPageTexts(document.bytes);
+      for (const value of TEXT_VALUES) expect(pdfjsText).toContain(value);
+    }
   });
 
   it('keeps the fields in combined output with "Keep form fields" on: each row its own copy, named for the row', async () => {
@@ -121,8 +137,9 @@ describe.skipIf(!hasFixtures).each([
   it('keeps every value in combined output, on every row’s page', async () => {
     const widgets = await buttonWidgets(template);
     const before = buttonInk(folder.write('template.pdf', template), 1, widgets);
-    const { file } = await mergeCombined(folder, request({ isKeepFormOutput: false }));
+    const { file, bytes } = await mergeCombined(folder, request({ isKeepFormOutput: false }));
     expectQpdfClean(file);
+    for (const text of await pdfjsPageTexts(bytes)) for (const value of TEXT_VALUES) expect(text).toContain(value);
     const pages = pageTexts(file);
     expect(pages).toHaveLength(2);
     pages.forEach((text, index) => {
@@ -153,8 +170,9 @@ describe.skipIf(!hasPypdfFixture)('a ReportLab form filled in by pypdf (new valu
     for (const value of OLD_VALUES) expect(before).not.toContain(value);
 
     const { documents } = await mergeSeparate(folder, request({ isKeepFormOutput: false }));
-    const { file } = await mergeCombined(folder, request({ isKeepFormOutput: false }));
-    for (const text of [...documents.map((document) => pageTexts(document.file)[0]!), ...pageTexts(file)]) {
+    const { file, bytes } = await mergeCombined(folder, request({ isKeepFormOutput: false }));
+    const texts = [...documents.map((document) => pageTexts(document.file)[0]!), ...pageTexts(file), ...(await pdfjsPageTexts(bytes))];
+    for (const text of texts) {
       for (const value of [...KEPT, ...NEW_VALUES]) expect(text).toContain(value);
       for (const value of OLD_VALUES) expect(text).not.toContain(value);
     }
