@@ -58,7 +58,7 @@ describe('wizard upload errors', { timeout: TEST_TIMEOUT }, () => {
 
     const dialog = page.getByRole('dialog', { name: await en('wizard', 'decrypt.title') });
     await dialog.waitFor();
-    await page.waitForURL(/\/wizard\/[A-Za-z0-9]{20}$/);
+    await page.waitForURL(/\/wizard\/[A-Za-z0-9]{20}(\?step=\d)?$/);
     const unlock = dialog.getByRole('button', { name: await en('wizard', 'decrypt.submit'), exact: true });
     const field = dialog.getByLabel(await en('wizard', 'decrypt.password'));
     expect(await unlock.isDisabled()).toBe(true);

@@ -130,7 +130,8 @@ describe('the merge flow in the browser', { timeout: 120_000 }, () => {
     await page.getByRole('heading', { name: 'Upload your template' }).waitFor();
     await page.getByLabel('Drop your PDF template here').setInputFiles(TEMPLATE);
     await editor().waitFor({ timeout: 60_000 });
-    expect(page.url()).toMatch(/\/wizard\/[A-Za-z0-9]{20}$/);
+    // The address names the template and the wizard's step (issue 9: the step is in the URL).
+    expect(page.url()).toMatch(/\/wizard\/[A-Za-z0-9]{20}\?step=2$/);
     await page.getByRole('region', { name: 'Page 2' }).waitFor({ state: 'attached' });
   });
 
