@@ -5,6 +5,9 @@ import TextField from '@mui/material/TextField';
 import { useTranslation } from 'react-i18next';
 import { MIN_PASSWORD_LENGTH } from '@sheaf/shared';
 import { api } from '../../api/client.ts';
+import { translateCode } from '../../i18n/errors.ts';
+import { useCurrentUser } from '../auth/useCurrentUser.ts';
+import { passwordChangeProblems } from './passwordChange.ts';
 import SettingsSection from './SettingsSection.tsx';
 import { useAccountSubmit } from './useAccountSubmit.ts';
 
@@ -17,19 +20,22 @@ export default function PasswordSection() {
   const { busy, serverErrors, submit, clearServerError } = useAccountSubmit();
   const [values, setValues] = useState(EMPTY);
   const [checked, setChecked] = useState(false);
+  const email = useCurrentUser().data?.email ?? '';
+  const problems = passwordChangeProblems(values, email);
 
   const errors: Record<string, string> = { ...serverErrors };
   if (checked) {
-    if (!values.currentPassword) errors.currentPassword = t('password.currentRequired');
-    if (values.password.length < MIN_PASSWORD_LENGTH) errors.password = t('password.tooShort', { min: MIN_PASSWORD_LENGTH });
-    if (values.confirmPassword !== values.password) errors.confirmPassword = t('password.mismatch');
+    if (problems.currentPassword) errors.currentPassword = t('password.currentRequired');
+    if (problems.password === 'tooShort') errors.password = t('password.tooShort', { min: MIN_PASSWORD_LENGTH });
+    // The server refuses the most common passwords and the address itself: say so before sending.
+    if (problems.password === 'weak') errors.password = translateCode('auth/weak-password', undefined, t);
+    if (problems.confirmPassword) errors.confirmPassword = t('password.mismatch');
   }
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
     setChecked(true);
-    const valid = values.currentPassword && values.password.length >= MIN_PASSWORD_LENGTH && values.password === values.confirmPassword;
-    if (!valid) return;
+    if (Object.keys(problems).length > 0) return;
     await submit(() => api.call('changePassword', { body: values }), {
       success: t('password.success'),
       failure: t('password.failure'),
