@@ -205,6 +205,8 @@ describe('the merge flow in the browser', { timeout: 120_000 }, () => {
   it('generates one PDF per row as a ZIP at step 4 and downloads it', async () => {
     await bar().getByRole('button', { name: 'Next' }).click();
     await page.getByRole('heading', { name: 'Generate documents' }).waitFor();
+    // A Free user is told the plan adds its watermark.
+    await page.getByTestId('plan-watermark').getByText('Your plan adds the watermark “Made with Sheaf - free plan”', { exact: false }).waitFor();
     expect(await page.getByRole('radio', { name: 'One document per row (ZIP file)' }).isChecked()).toBe(true);
     await page.getByTestId('rows-to-generate').getByText('3 documents will be generated').waitFor();
     // Each file named after its row's Name.
