@@ -112,6 +112,22 @@ describe('form fields kept editable in combined output', () => {
     expect(inkIn(render(file, 2, { dpi: 100 }), CHECKBOX_INSIDE)).toBe(0);
   });
 
+  it('keeps them in grouped documents too ("multiple" placeholders), each row its own', async () => {
+    const rows = [...ROWS, { name: 'Ada Byron', subscribe: 'yes', country: 'France', postcode: '75001', note: 'NOTE-THREE' }];
+    const teams = ['Blue', 'Red', 'Blue'];
+    const { documents } = await mergeSeparate(folder, {
+      template: fixture('corpus/acroform.pdf'),
+      sheet: table(['Team', 'name', 'subscribe', 'country'], rows.map((row, i) => [teams[i]!, row.name, row.subscribe, row.country])),
+      placeholders: [placeholder({ id: 'team', type: 'multiple', column: 'Team', relativeY: 0.75 })],
+    });
+    expect(documents.map((document) => document.rowNumbers)).toEqual([[2, 4], [3]]);
+    expectQpdfClean(documents[0]!.file);
+    const blue = await fieldValues(documents[0]!.bytes);
+    expect([blue.get('row2.name'), blue.get('row4.name'), blue.get('row2.subscribe'), blue.get('row4.country')]).toEqual(['Grace Hopper', 'Ada Byron', 'checked', 'France']);
+    // A group of one row keeps the template's names.
+    expect((await fieldValues(documents[1]!.bytes)).get('name')).toBe('Alan Turing');
+  });
+
   it('keeps the template’s field names when the document holds one row', async () => {
     const { file, bytes } = await mergeCombined(folder, { ...request(), rows: { kind: 'range', startRow: 3, endRow: 3 } });
     expectQpdfClean(file);
