@@ -78,6 +78,16 @@ describe('leaving the editor with unsaved changes', { timeout: TEST_TIMEOUT }, (
     await openEditor(page, templateId);
     await page.getByRole('button', { name: 'Placeholder Name on page 1' }).waitFor();
     expect(await placedCount(page)).toBe(1);
+
+    // The browser's Back goes to step 1 and saves on the way, as the wizard's Back does.
+    await addByName(page, 'Zip');
+    await page.goBack();
+    await bar(page).getByRole('button', { name: 'Next' }).waitFor();
+    await expect.poll(() => savedColumns(account, templateId)).toEqual(['Name', 'Zip']);
+    // Back again leaves the wizard: nothing unsaved, so nothing is asked.
+    await page.goBack();
+    await page.waitForURL(`${session.app.url}/`);
+    expect(await question.count()).toBe(0);
   });
 
   it('closing the tab with unsaved changes gets the browser\'s question', async () => {
