@@ -18,6 +18,8 @@ export const queryKeys = {
     all: ['templates'] as const,
     /** The home page's list, each template with its merge history. */
     list: () => ['templates', 'list'] as const,
+    /** Every template's details (the wizard drops them when it closes). */
+    details: () => ['templates', 'detail'] as const,
     detail: (id: string) => ['templates', 'detail', id] as const,
     /** The PDF's bytes for the editor; a new checksum is a new file. */
     bytes: (id: string, checksum: string) => ['templates', 'bytes', id, checksum] as const,

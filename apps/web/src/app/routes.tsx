@@ -45,7 +45,7 @@ export const COMING_SOON: readonly { path: string; titleKey: string }[] = [
  */
 function WizardRoute() {
   const { templateId = '' } = useParams();
-  const created = useAppSelector((state) => state.wizard.template?.id ?? null);
+  const created = useAppSelector((state) => state.wizard.templateId);
   const [page, setPage] = useState(() => wizardPageKey(null, templateId, created));
   const next = wizardPageKey(page, templateId, created);
   if (next !== page) setPage(next);

@@ -7,7 +7,7 @@ import { Alert, Box, Divider, Paper } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import type { ExcelMeta, Placeholder, TemplateDetail } from '@sheaf/shared';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
-import { templateLoaded } from '../wizard/wizardSlice.ts';
+import { templateReceived } from '../wizard/templateDetail.ts';
 import type { PDFDocumentProxy } from '../../lib/pdf.ts';
 import { pageSizeOf, type Size } from './geometry.ts';
 import { addPlaceholder, excelKey, select, selectEditorDoc, selectPlaceholders, selectSelection, setExcelOverride } from './editorSlice.ts';
@@ -109,7 +109,7 @@ export default function Editor({ template, wizardExcel, excel, pages, pdf, pdfEr
           onChanged={(detail) => {
             if (detail.excel) dispatch(setExcelOverride({ base: excelKey(wizardExcel), excel: detail.excel }));
             // The wizard's copy of the template (step 3 and 4 use its rows) follows the new header row.
-            dispatch(templateLoaded(detail));
+            dispatch(templateReceived(detail));
           }}
         />
       ) : null}

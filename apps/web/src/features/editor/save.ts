@@ -5,7 +5,7 @@
 import type { Dispatch, UnknownAction } from '@reduxjs/toolkit';
 import { api } from '../../api/client.ts';
 import i18next from '../../i18n/index.ts';
-import { templateLoaded } from '../wizard/wizardSlice.ts';
+import { templateReceived } from '../wizard/templateDetail.ts';
 import { translateError } from '../../i18n/errors.ts';
 import { showSnackbar } from '../../app/snackbarSlice.ts';
 import { isChanged } from './history.ts';
@@ -31,8 +31,8 @@ export function saveEditorChanges(templateId: string) {
           body: { templateId, placeholders, ...(placeholders.length === 0 ? { forceDeleteAllPlaceholders: true } : {}) },
         });
         dispatch(markSaved({ templateId, step }));
-        // The wizard's copy of the template (placeholder count, checks before a merge) follows.
-        dispatch(templateLoaded(detail));
+        // The wizard's template (placeholder count, checks before a merge) follows.
+        templateReceived(detail)(dispatch);
         dispatch(showSnackbar({ type: 'success', message: i18next.t('editor:save.success') }));
         return 'saved';
       } catch (error) {

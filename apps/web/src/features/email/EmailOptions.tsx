@@ -23,6 +23,7 @@ import SpamScoreLine from './SpamScoreLine.tsx';
 import SubjectField from './SubjectField.tsx';
 import TestEmailButton from './TestEmailButton.tsx';
 import { useEmailDraft } from './useEmailSettings.ts';
+import { useWizardExcel } from '../wizard/templateDetail.ts';
 
 export default function EmailOptions({ template, firstRow }: { template: TemplateDetail; firstRow?: number }) {
   const { t } = useTranslation(['email', 'errors']);
@@ -33,7 +34,7 @@ export default function EmailOptions({ template, firstRow }: { template: Templat
   const loaded = useAppSelector((state) => state.email.templateId === template.id);
   const settings = useAppSelector((state) => state.email.settings);
   const formErrors = useAppSelector((state) => state.email.formErrors);
-  const headings = useAppSelector((state) => state.wizard.excel?.headers ?? []);
+  const headings = useWizardExcel()?.headers ?? [];
   const sendRefusal = sendEmailRefusal(entitlements(plan, edition));
   const canSend = sendRefusal === null;
   const active = loaded && canSend && settings.isActive;

@@ -1,6 +1,6 @@
 /** Server state of the email part of step 4: the mailing report of a merge whose documents are emailed. */
 import { queryOptions } from '@tanstack/react-query';
-import { REPORT_POLL_MS, type MailingReport } from '@sheaf/shared';
+import { REPORT_POLL_MS, type ExcelMeta, type MailingReport, type RecipientsCheck } from '@sheaf/shared';
 import { ApiError } from '../../api/client.ts';
 import { queryKeys } from '../../api/queryKeys.ts';
 import { routeQueryFn } from '../../api/routeQuery.ts';
@@ -22,4 +22,15 @@ export const mailingReportQuery = (templateId: string, mergeId: string) => query
   staleTime: 0,
   retry: (_failures, error) => isNetworkError(error),
   retryDelay: REPORT_POLL_MS,
+});
+
+/** The spreadsheet as far as the recipients check depends on it: another name, size or header row is another check. */
+const sheetOf = (excel: ExcelMeta | null) => (excel ? `${excel.excelName}:${excel.totalRowCount}:${excel.headersRowNo}` : null);
+
+/** The recipients check of a column (spec section 5): valid and invalid addresses in the sheet. */
+export const recipientsCheckQuery = (templateId: string, column: string | null, excel: ExcelMeta | null) => queryOptions({
+  queryKey: queryKeys.templates.recipientsCheck(templateId, column, sheetOf(excel)),
+  queryFn: (context): Promise<RecipientsCheck> => routeQueryFn('recipientsCheck', { params: { id: templateId }, query: { column: column ?? undefined } })(context),
+  enabled: templateId !== '' && column !== null && excel !== null,
+  staleTime: 30_000,
 });

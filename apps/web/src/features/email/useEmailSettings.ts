@@ -9,13 +9,14 @@ import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { MAX_FROM_NAME_LENGTH, entitlements, type MergeRequest, type RecipientsCheck, type Sender, type TemplateDetail } from '@sheaf/shared';
 import { api } from '../../api/client.ts';
-import { queryKeys } from '../../api/queryKeys.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useNotify } from '../../app/snackbar.tsx';
 import type { AppDispatch, RootState } from '../../app/store.ts';
 import { translateError } from '../../i18n/errors.ts';
 import { sendersQuery, useEdition, usePlan } from '../senders/useSenders.ts';
+import { wizardDetailNow, useWizardExcel } from '../wizard/templateDetail.ts';
 import { sheetBounds } from '../wizard/wizardSlice.ts';
+import { recipientsCheckQuery } from './api.ts';
 import { hasProblems, sendProblems } from './emailRules.ts';
 import { emailLoaded, emailSaved, setFormErrors, unsavedChanges } from './emailSlice.ts';
 
@@ -81,20 +82,13 @@ export function useEmailDraft(template: TemplateDetail): void {
   useEffect(() => () => void save(), [save]);
 }
 
-export const recipientsKey = queryKeys.templates.recipientsCheck;
-
 /** The recipients check of the chosen column (spec section 5), refreshed when the column or sheet changes. */
 export function useRecipientsCheck(enabled: boolean) {
-  const templateId = useAppSelector((state) => state.wizard.template?.id ?? '');
-  const excel = useAppSelector((state) => state.wizard.excel);
+  const templateId = useAppSelector((state) => state.wizard.templateId ?? '');
+  const excel = useWizardExcel();
   const column = useAppSelector((state) => state.email.settings.recipientsColumn);
-  const sheet = excel ? `${excel.excelName}:${excel.totalRowCount}:${excel.headersRowNo}` : null;
-  return useQuery({
-    queryKey: recipientsKey(templateId, column, sheet),
-    queryFn: ({ signal }) => api.call('recipientsCheck', { params: { id: templateId }, query: { column: column ?? undefined }, signal }),
-    enabled: enabled && templateId !== '' && column !== null && sheet !== null,
-    staleTime: 30_000,
-  });
+  const check = recipientsCheckQuery(templateId, column, excel);
+  return useQuery({ ...check, enabled: enabled && check.enabled });
 }
 
 /** Email is on and the plan may send (a Free plan's saved "on" counts as off). */
@@ -102,7 +96,7 @@ export function useEmailActive(): boolean {
   const plan = usePlan();
   const edition = useEdition();
   const isActive = useAppSelector((state) => state.email.settings.isActive);
-  const loaded = useAppSelector((state) => state.email.templateId === state.wizard.template?.id);
+  const loaded = useAppSelector((state) => state.email.templateId === state.wizard.templateId);
   return loaded && isActive && entitlements(plan, edition).sendEmail;
 }
 
@@ -123,17 +117,17 @@ export function usePrepareEmail(): () => Promise<MergeRequest['email'] | false> 
   return useCallback(async () => {
     if (!active) return null;
     const { email, wizard } = store.getState();
-    const templateId = wizard.template?.id;
+    const template = wizardDetailNow(wizard.templateId, queryClient);
     const column = email.settings.recipientsColumn;
-    if (!templateId || !wizard.template) return false;
+    if (!template) return false;
+    const excel = template.excel;
     let check: RecipientsCheck | null = null;
     let senders: Sender[] = [];
     try {
-      const sheet = wizard.excel ? `${wizard.excel.excelName}:${wizard.excel.totalRowCount}:${wizard.excel.headersRowNo}` : null;
       [senders, check] = await Promise.all([
         queryClient.fetchQuery({ ...sendersQuery(), staleTime: 10_000 }),
-        column && sheetBounds(wizard.excel)
-          ? queryClient.fetchQuery({ queryKey: recipientsKey(templateId, column, sheet), queryFn: () => api.call('recipientsCheck', { params: { id: templateId }, query: { column } }), staleTime: 10_000 })
+        column && sheetBounds(excel)
+          ? queryClient.fetchQuery({ ...recipientsCheckQuery(template.id, column, excel), staleTime: 10_000 })
           : Promise.resolve(null),
       ]);
     } catch (error) {
@@ -141,10 +135,10 @@ export function usePrepareEmail(): () => Promise<MergeRequest['email'] | false> 
       return false;
     }
     const problems = sendProblems(email.settings, {
-      headings: wizard.excel?.headers ?? [],
+      headings: excel?.headers ?? [],
       sender: senders.find((sender) => sender.id === email.settings.senderId),
       check,
-      isCombinedOutput: wizard.template.output.isCombinedOutput,
+      isCombinedOutput: template.output.isCombinedOutput,
     });
     dispatch(setFormErrors(problems));
     if (hasProblems(problems)) {

@@ -21,7 +21,7 @@ import { isMailingActive } from './mailingRules.ts';
 
 /** The mailing's last report (tiles, messages), from the query cache; null before the first answer. */
 export function useMailingReport(): MailingReport | null {
-  const templateId = useAppSelector((state) => state.wizard.template?.id ?? '');
+  const templateId = useAppSelector((state) => state.wizard.templateId ?? '');
   const mergeId = useAppSelector((state) => state.wizard.mailing.mergeId ?? '');
   // A reader only: the poller asks the server.
   const report = useQuery({ ...mailingReportQuery(templateId, mergeId), enabled: false });
@@ -44,7 +44,7 @@ export function useMailingPoller(): void {
   const notify = useNotify();
   const queryClient = useQueryClient();
   const { t } = useTranslation(['email', 'errors']);
-  const templateId = useAppSelector((state) => state.wizard.template?.id);
+  const templateId = useAppSelector((state) => state.wizard.templateId);
   const mergeId = useAppSelector((state) => state.wizard.mailing.mergeId);
   const active = useAppSelector((state) => isMailingActive(state.wizard.mailing.status));
   const status = useAppSelector((state) => state.wizard.mailing.status);

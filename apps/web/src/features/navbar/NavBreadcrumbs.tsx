@@ -11,7 +11,8 @@ import { Link as RouterLink, useLocation } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
-import { requestStep, selectWizardCrumbs } from '../wizard/wizardSlice.ts';
+import { useWizardDetail } from '../wizard/templateDetail.ts';
+import { requestStep, wizardCrumbs } from '../wizard/wizardSlice.ts';
 import { pageTitleKey } from './pages.ts';
 
 /** Wizard steps the crumbs lead to (0-based, as the wizard counts). */
@@ -25,7 +26,10 @@ export default function NavBreadcrumbs({ compact }: { compact: boolean }) {
   const { pathname } = useLocation();
   const dispatch = useAppDispatch();
   const queryClient = useQueryClient();
-  const wizard = useAppSelector(selectWizardCrumbs);
+  const templateId = useAppSelector((state) => state.wizard.templateId);
+  const isInWizard = useAppSelector((state) => state.wizard.isInWizard);
+  const activeStep = useAppSelector((state) => state.wizard.activeStep);
+  const wizard = wizardCrumbs({ templateId, isInWizard, activeStep }, useWizardDetail());
   const [hoverHome, setHoverHome] = useState(false);
   const onHome = pathname === '/';
   const titleKey = pageTitleKey(pathname);

@@ -12,7 +12,8 @@ import { api, ApiError } from '../../api/client.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { translateCode, translateError } from '../../i18n/errors.ts';
 import { useRunStep } from './wizardHooks.ts';
-import { setOpenEncryptionDialog, templateLoaded, templateUnlocked } from './wizardSlice.ts';
+import { patchTemplateDetail, templateReceived, useWizardDetail } from './templateDetail.ts';
+import { setOpenEncryptionDialog, templateUnlocked } from './wizardSlice.ts';
 
 export default function EncryptedTemplateDialog() {
   const { t } = useTranslation(['wizard', 'errors']);
@@ -20,7 +21,7 @@ export default function EncryptedTemplateDialog() {
   const queryClient = useQueryClient();
   const runStep = useRunStep();
   const open = useAppSelector((state) => state.wizard.openEncryptionDialog);
-  const template = useAppSelector((state) => state.wizard.template);
+  const template = useWizardDetail();
   const [password, setPassword] = useState('');
   const [submitting, setSubmitting] = useState(false);
   const [fieldError, setFieldError] = useState<string | null>(null);
@@ -42,11 +43,12 @@ export default function EncryptedTemplateDialog() {
     setGeneralError(null);
     try {
       await api.call('decryptTemplate', { params: { id: template.id }, body: { templateId: template.id, password } });
+      patchTemplateDetail(template.id, { isEncrypted: false }, queryClient);
       dispatch(templateUnlocked());
       setPassword('');
       // The unlocked file has its own thumbnail, page sizes and checksum.
       const detail = await api.call('getTemplate', { params: { id: template.id } }).catch(() => null);
-      if (detail) dispatch(templateLoaded(detail));
+      if (detail) dispatch(templateReceived(detail, queryClient));
       void queryClient.invalidateQueries({ queryKey: queryKeys.templates.list() });
       await runStep(1);
     } catch (error) {

@@ -10,6 +10,7 @@ import { estimateSavings } from '@sheaf/shared';
 import { api } from '../../api/client.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { translateCode } from '../../i18n/errors.ts';
+import { useWizardDetail } from './templateDetail.ts';
 import { formatBytes } from './format.ts';
 import { progressPercent } from './mergeRules.ts';
 import { useFollowedMerge } from './useMergeProgress.ts';
@@ -42,7 +43,7 @@ function Completed() {
   const { t, i18n } = useTranslation(['wizard', 'errors']);
   const dispatch = useAppDispatch();
   const merge = useFollowedMerge();
-  const placeholderCount = useAppSelector((state) => state.wizard.template?.placeholders.length ?? 0);
+  const placeholderCount = useWizardDetail()?.placeholders.length ?? 0;
   if (!merge) return null;
   const documents = merge.isCombinedOutput ? merge.done : Math.max(0, merge.done - merge.issues.length);
   const savings = estimateSavings(documents, placeholderCount);

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { translateCode } from '../../i18n/errors.ts';
+import { useWizardDetail } from './templateDetail.ts';
 import { useRunStep } from './wizardHooks.ts';
 import { setNoMatchingDialog } from './wizardSlice.ts';
 
@@ -13,7 +14,7 @@ export default function NoMatchingPlaceholdersDialog() {
   const dispatch = useAppDispatch();
   const runStep = useRunStep();
   const open = useAppSelector((state) => state.wizard.noMatchingDialogOpen);
-  const headings = useAppSelector((state) => state.wizard.excel?.headers ?? NO_HEADINGS);
+  const headings = useWizardDetail()?.excel?.headers ?? NO_HEADINGS;
   const close = () => dispatch(setNoMatchingDialog(false));
   return (
     <Dialog open={open} onClose={close}>

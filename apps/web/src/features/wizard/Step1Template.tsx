@@ -12,12 +12,13 @@ import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
 import type { TemplateDetail } from '@sheaf/shared';
 import { queryKeys } from '../../api/queryKeys.ts';
 import { api } from '../../api/client.ts';
-import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
+import { useAppDispatch } from '../../app/hooks.ts';
 import { useNotify } from '../../app/snackbar.tsx';
 import { useThumbnail } from '../home/useThumbnail.ts';
 import WizardDropzone from './WizardDropzone.tsx';
 import { useMaxUploadBytes, useRunStep } from './wizardHooks.ts';
-import { setOpenEncryptionDialog, templateLoaded } from './wizardSlice.ts';
+import { templateReceived, useWizardDetail } from './templateDetail.ts';
+import { setOpenEncryptionDialog } from './wizardSlice.ts';
 
 /** The server renders the thumbnail after answering the upload: ask again a few times until it is there. */
 function useThumbnailArrival(template: TemplateDetail): void {
@@ -31,7 +32,7 @@ function useThumbnailArrival(template: TemplateDetail): void {
     const check = async () => {
       const detail = await api.call('getTemplate', { params: { id: template.id }, signal: controller.signal }).catch(() => null);
       if (controller.signal.aborted) return;
-      if (detail?.thumbnailUrl) dispatch(templateLoaded(detail));
+      if (detail?.thumbnailUrl) dispatch(templateReceived(detail));
       else if (++tries < THUMBNAIL_CHECKS) timer = setTimeout(() => void check(), THUMBNAIL_CHECK_MS);
     };
     timer = setTimeout(() => void check(), THUMBNAIL_CHECK_MS);
@@ -83,14 +84,14 @@ export default function Step1Template({ isNew }: { isNew: boolean }) {
   const queryClient = useQueryClient();
   const runStep = useRunStep();
   const maxBytes = useMaxUploadBytes();
-  const template = useAppSelector((state) => state.wizard.template);
+  const template = useWizardDetail();
 
   async function uploaded(detail: TemplateDetail) {
-    dispatch(templateLoaded(detail));
+    dispatch(templateReceived(detail, queryClient));
     void queryClient.invalidateQueries({ queryKey: queryKeys.templates.list() });
     notify('success', t('template.uploadSuccess'));
     if (isNew) navigate(`/wizard/${detail.id}`, { replace: true });
-    // A locked file opens the decrypt dialog (templateLoaded); it continues to step 2 once unlocked.
+    // A locked file opens the decrypt dialog (templateReceived); it continues to step 2 once unlocked.
     if (isNew && !detail.isEncrypted) await runStep(1);
   }
 

@@ -14,7 +14,7 @@ import FolderCopyOutlinedIcon from '@mui/icons-material/FolderCopyOutlined';
 import type { ExcelMeta } from '@sheaf/shared';
 import { queryKeys } from '../../api/queryKeys.ts';
 import { api } from '../../api/client.ts';
-import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
+import { useAppDispatch } from '../../app/hooks.ts';
 import { useNotify } from '../../app/snackbar.tsx';
 import { translateError } from '../../i18n/errors.ts';
 import ChooseSpreadsheetDialog from './ChooseSpreadsheetDialog.tsx';
@@ -22,7 +22,8 @@ import SpreadsheetSummary from './SpreadsheetSummary.tsx';
 import WizardDropzone from './WizardDropzone.tsx';
 import { LAST_STEP } from './stepRules.ts';
 import { useMaxUploadBytes, useRunStep, useStoredFlag } from './wizardHooks.ts';
-import { excelChanged, setAutoStartMerge } from './wizardSlice.ts';
+import { sheetReceived, useWizardDetail } from './templateDetail.ts';
+import { setAutoStartMerge } from './wizardSlice.ts';
 
 export const GO_TO_STEP_4_KEY = 'sheaf.wizard.goToStep4AfterUpload';
 export const START_MERGE_KEY = 'sheaf.wizard.startMergeAfterUpload';
@@ -34,8 +35,8 @@ export default function Step3Spreadsheet() {
   const queryClient = useQueryClient();
   const runStep = useRunStep();
   const maxBytes = useMaxUploadBytes();
-  const template = useAppSelector((state) => state.wizard.template);
-  const excel = useAppSelector((state) => state.wizard.excel);
+  const template = useWizardDetail();
+  const excel = template?.excel ?? null;
   const [goToStep4, setGoToStep4] = useStoredFlag(GO_TO_STEP_4_KEY);
   const [startMerge, setStartMerge] = useStoredFlag(START_MERGE_KEY);
   const [choosing, setChoosing] = useState(false);
@@ -46,7 +47,7 @@ export default function Step3Spreadsheet() {
   const readable = excel && !excel.message ? excel : null;
 
   async function sheetAttached(meta: ExcelMeta) {
-    dispatch(excelChanged(meta));
+    dispatch(sheetReceived(templateId, meta, queryClient));
     void queryClient.invalidateQueries({ queryKey: queryKeys.templates.list() });
     void queryClient.invalidateQueries({ queryKey: queryKeys.spreadsheets });
     if (meta.message) return;
@@ -69,7 +70,7 @@ export default function Step3Spreadsheet() {
     setDeleting(true);
     try {
       await api.call('deleteExcel', { params: { id: templateId } });
-      dispatch(excelChanged(null));
+      dispatch(sheetReceived(templateId, null, queryClient));
       void queryClient.invalidateQueries({ queryKey: queryKeys.templates.list() });
       notify('success', t('sheet.deleteSuccess'));
       setConfirmDelete(false);

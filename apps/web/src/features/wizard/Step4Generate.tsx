@@ -6,11 +6,10 @@
  */
 import { useEffect, useEffectEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, Box, Button, Divider, Grid, Stack, Typography } from '@mui/material';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import { ALL_OUTPUT_ROWS, type OutputRows, type PasswordProtection as Protection, type TemplateOutputSettings } from '@sheaf/shared';
-import { api } from '../../api/client.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useNotify } from '../../app/snackbar.tsx';
 import { translateCode, translateError } from '../../i18n/errors.ts';
@@ -25,7 +24,8 @@ import RowsSelection from './RowsSelection.tsx';
 import { creditsVerdict } from './mergeRules.ts';
 import { fileNameProblem, normalizedProtection, passwordProblems, type FieldProblem } from './outputRules.ts';
 import { useMergeActions } from './useMergeProgress.ts';
-import { mailingTriggered, outputSaved, rowSelectionChanged, setAutoStartMerge, sheetBounds } from './wizardSlice.ts';
+import { outputMutation, useWizardDetail } from './templateDetail.ts';
+import { mailingTriggered, rowSelectionChanged, setAutoStartMerge, sheetBounds } from './wizardSlice.ts';
 import EmailOptions from '../email/EmailOptions.tsx';
 import MailingView from '../email/MailingView.tsx';
 import { SendButtonLabel, SendHelperText } from '../email/SendLabels.tsx';
@@ -39,8 +39,8 @@ export default function Step4Generate() {
   const notify = useNotify();
   const queryClient = useQueryClient();
   const { start } = useMergeActions();
-  const template = useAppSelector((state) => state.wizard.template);
-  const excel = useAppSelector((state) => state.wizard.excel);
+  const template = useWizardDetail();
+  const excel = template?.excel ?? null;
   const status = useAppSelector((state) => state.wizard.mailMergeStatus);
   const selection = useAppSelector((state) => state.wizard.rowSelection);
   const count = useAppSelector((state) => state.wizard.rowsToGenerateCount);
@@ -67,16 +67,14 @@ export default function Step4Generate() {
   const current = (): TemplateOutputSettings | null =>
     output ? { ...output, fileNamePattern: fileName, passwordProtection: normalizedProtection(protection) } : null;
 
+  // Shown at once, put back if the server refuses (templateDetail.ts).
+  const { mutateAsync: saveOutput } = useMutation(outputMutation(queryClient));
   async function save(patch: Partial<TemplateOutputSettings>, messages?: { success: string; failure: string }) {
     if (!template) return;
-    const before = template.output;
-    dispatch(outputSaved({ ...before, ...patch }));
     try {
-      const detail = await api.call('updateTemplate', { params: { id: template.id }, body: { templateId: template.id, output: patch } });
-      dispatch(outputSaved(detail.output));
+      await saveOutput({ templateId: template.id, patch });
       if (messages) notify('success', messages.success);
     } catch (error) {
-      dispatch(outputSaved(before));
       notify('error', `${messages?.failure ?? t('output.saveFailure')} ${translateError(error, t)}`);
     }
   }

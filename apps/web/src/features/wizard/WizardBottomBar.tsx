@@ -14,6 +14,7 @@ import { CANCEL_MIN_ROWS } from '@sheaf/shared';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { canCancel } from './mergeRules.ts';
 import { stepContext } from './stepNavigation.ts';
+import { useWizardDetail } from './templateDetail.ts';
 import { backAction, isMergeRunning, LAST_STEP, stepBlockReason } from './stepRules.ts';
 import { useFollowedMerge, useMergeActions } from './useMergeProgress.ts';
 import { useRunStep } from './wizardHooks.ts';
@@ -28,13 +29,14 @@ export default function WizardBottomBar() {
   const runStep = useRunStep();
   const { cancel, cancelling } = useMergeActions();
   const wizard = useAppSelector((state) => state.wizard);
+  const template = useWizardDetail();
   const step = wizard.activeStep;
   const back = mailingBackAction(step, LAST_STEP, wizard.mailing.status) ?? backAction(step, wizard.mailMergeStatus);
   const mailingControl = step === LAST_STEP && showsMailingControl(wizard.mailing.status);
   const running = isMergeRunning(wizard.mailMergeStatus);
   const merge = useFollowedMerge();
   const cancellable = canCancel(merge?.total ?? wizard.rowsToGenerateCount);
-  const nextBlocked = step === LAST_STEP || stepBlockReason(step + 1, stepContext(wizard)) !== null;
+  const nextBlocked = step === LAST_STEP || stepBlockReason(step + 1, stepContext(wizard, template)) !== null;
 
   return (
     <Box component="nav" aria-label={t('bar.label')} sx={{ mt: 4 }}>

@@ -9,6 +9,7 @@ import { Alert, Box, Button, CircularProgress, Container } from '@mui/material';
 import { isValidId } from '@sheaf/shared';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import PlaceholderEditor from '../editor/PlaceholderEditor.tsx';
+import { useWizardDetail } from './templateDetail.ts';
 import EncryptedTemplateDialog from './EncryptedTemplateDialog.tsx';
 import NoMatchingPlaceholdersDialog from './NoMatchingPlaceholdersDialog.tsx';
 import Step1Template from './Step1Template.tsx';
@@ -25,8 +26,8 @@ import { useMailingPoller } from '../email/useMailingPoller.ts';
 
 function StepContent({ isNew }: { isNew: boolean }) {
   const step = useAppSelector((state) => state.wizard.activeStep);
-  const template = useAppSelector((state) => state.wizard.template);
-  const excel = useAppSelector((state) => state.wizard.excel);
+  const template = useWizardDetail();
+  const excel = template?.excel ?? null;
   if (step === 0 || !template) return <Step1Template isNew={isNew} />;
   if (step === 1) return <PlaceholderEditor template={template} excel={excel && !excel.message ? excel : null} />;
   if (step === 2) return <Step3Spreadsheet />;

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Step, StepButton, Stepper } from '@mui/material';
 import { useAppSelector } from '../../app/hooks.ts';
 import { stepContext } from './stepNavigation.ts';
+import { useWizardDetail } from './templateDetail.ts';
 import { isMergeRunning, stepBlockReason, WIZARD_STEPS } from './stepRules.ts';
 import { useRunStep } from './wizardHooks.ts';
 
@@ -10,7 +11,7 @@ export default function WizardStepper() {
   const { t } = useTranslation('wizard');
   const runStep = useRunStep();
   const wizard = useAppSelector((state) => state.wizard);
-  const context = stepContext(wizard);
+  const context = stepContext(wizard, useWizardDetail());
   const running = isMergeRunning(wizard.mailMergeStatus);
   return (
     <Stepper nonLinear activeStep={wizard.activeStep} alternativeLabel sx={{ mb: 3 }} aria-label={t('steps.label')}>

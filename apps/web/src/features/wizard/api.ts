@@ -71,13 +71,13 @@ export function mergeAnswered(queryClient: QueryClient, merge: Merge): void {
 }
 
 /**
- * One template's details for the wizard (placeholders, sheet, output and email settings). Always
- * asked afresh when the wizard opens it: the wizard changes it as the user works.
+ * One template's details for the wizard (placeholders, sheet, output and email settings). Asked for
+ * when the wizard opens it; after that every answer that carries a new copy replaces it
+ * (templateDetail.ts), so it never goes stale while open; closing the wizard drops it.
  */
 export const templateDetailQuery = (templateId: string) => queryOptions({
   ...routeQuery(queryKeys.templates.detail(templateId), 'getTemplate', { params: { id: templateId } }),
-  staleTime: 0,
-  gcTime: 0,
+  staleTime: Infinity,
   retry: (failures: number, error: unknown) => failures < 2 && isTransientError(error),
 });
 

@@ -4,13 +4,14 @@
  * user is still on the same step and template afterwards. A thunk, so the stepper, the bottom bar,
  * the navbar crumbs and the steps themselves all go through the same path.
  */
-import type { ErrorCode } from '@sheaf/shared';
+import type { ErrorCode, TemplateDetail } from '@sheaf/shared';
 import { api } from '../../api/client.ts';
 import type { AppDispatch, RootState } from '../../app/store.ts';
 import { saveEditorChanges } from '../editor/save.ts';
 import { noPlaceholderMatches } from './mergeRules.ts';
 import { decideStepChange, type StepContext } from './stepRules.ts';
-import { setNoMatchingDialog, stepChanged, stepChanging, templateLoaded, type WizardState } from './wizardSlice.ts';
+import { templateReceived, wizardDetailNow } from './templateDetail.ts';
+import { setNoMatchingDialog, stepChanged, stepChanging, type WizardState } from './wizardSlice.ts';
 
 export type StepOutcome =
   | { kind: 'changed' }
@@ -22,11 +23,13 @@ export type StepOutcome =
   | { kind: 'stale' }
   | { kind: 'noMatching' };
 
-export function stepContext(wizard: WizardState): StepContext {
+/** What the step rules look at: the wizard's state and its template as the query cache has it. */
+export function stepContext(wizard: WizardState, template: TemplateDetail | null): StepContext {
+  const excel = template?.excel ?? null;
   return {
-    hasTemplate: wizard.template !== null,
-    isEncrypted: wizard.template?.isEncrypted ?? false,
-    hasExcel: wizard.excel !== null && !wizard.excel.message,
+    hasTemplate: template !== null,
+    isEncrypted: template?.isEncrypted ?? false,
+    hasExcel: excel !== null && !excel.message,
     mailMergeStatus: wizard.mailMergeStatus,
   };
 }
@@ -35,9 +38,10 @@ export function changeStep(to: number) {
   return async (dispatch: AppDispatch, getState: () => RootState): Promise<StepOutcome> => {
     const start = getState().wizard;
     if (start.stepChanging) return { kind: 'stale' };
-    const decision = decideStepChange(start.activeStep, to, stepContext(start));
-    if (!decision.allowed || !start.template) return { kind: 'blocked', reason: decision.reason };
-    const templateId = start.template.id;
+    const startTemplate = wizardDetailNow(start.templateId);
+    const decision = decideStepChange(start.activeStep, to, stepContext(start, startTemplate));
+    if (!decision.allowed || !startTemplate) return { kind: 'blocked', reason: decision.reason };
+    const templateId = startTemplate.id;
     dispatch(stepChanging(true));
     try {
       if (decision.saveEditor) {
@@ -46,14 +50,15 @@ export function changeStep(to: number) {
         if (result === 'saved') {
           // Placeholders (and a changed header row) change what later steps check and count.
           const detail = await api.call('getTemplate', { params: { id: templateId } }).catch(() => null);
-          if (detail && getState().wizard.template?.id === templateId) dispatch(templateLoaded(detail));
+          if (detail && getState().wizard.templateId === templateId) dispatch(templateReceived(detail));
         }
       }
       const now = getState().wizard;
-      if (now.activeStep !== start.activeStep || now.template?.id !== templateId) return { kind: 'stale' };
-      const placeholders = now.template.placeholders;
+      const template = wizardDetailNow(now.templateId);
+      if (now.activeStep !== start.activeStep || now.templateId !== templateId || !template) return { kind: 'stale' };
+      const placeholders = template.placeholders;
       if (decision.verifyPlaceholders && placeholders.length === 0) return { kind: 'blocked', reason: 'merge/no-placeholders' };
-      if (decision.verifyMatching && noPlaceholderMatches(placeholders, now.excel?.headers ?? [])) {
+      if (decision.verifyMatching && noPlaceholderMatches(placeholders, template.excel?.headers ?? [])) {
         dispatch(setNoMatchingDialog(true));
         return { kind: 'noMatching' };
       }

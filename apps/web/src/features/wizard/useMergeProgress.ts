@@ -17,6 +17,7 @@ import { useNotify } from '../../app/snackbar.tsx';
 import type { RootState } from '../../app/store.ts';
 import { translateError } from '../../i18n/errors.ts';
 import { isTransientError, mergeAnswered, mergeQuery } from './api.ts';
+import { wizardDetailNow } from './templateDetail.ts';
 import { buildMergeRequest, newMergeId, retryWhile } from './mergeRules.ts';
 import { isMergeRunning } from './stepRules.ts';
 import { mergeCancelled, mergeFailed, mergeOffline, mergeOnline, mergeStarted, mergeUpdated, sheetBounds } from './wizardSlice.ts';
@@ -27,7 +28,7 @@ import { mergeCancelled, mergeFailed, mergeOffline, mergeOnline, mergeStarted, m
  */
 export function useMergePoller(): void {
   const dispatch = useAppDispatch();
-  const templateId = useAppSelector((state) => state.wizard.template?.id ?? '');
+  const templateId = useAppSelector((state) => state.wizard.templateId ?? '');
   const mergeId = useAppSelector((state) => state.wizard.mergeId ?? '');
   const running = useAppSelector((state) => isMergeRunning(state.wizard.mailMergeStatus));
   // Polled once the server has answered the start (or the merge was found running after a reload):
@@ -53,7 +54,7 @@ export function useMergePoller(): void {
 
 /** The merge the wizard follows as last answered (progress, file, issues); null before the first answer. */
 export function useFollowedMerge(mergeIdOf: (state: RootState) => string | null = (state) => state.wizard.mergeId): Merge | null {
-  const templateId = useAppSelector((state) => state.wizard.template?.id ?? '');
+  const templateId = useAppSelector((state) => state.wizard.templateId ?? '');
   const mergeId = useAppSelector(mergeIdOf) ?? '';
   // A reader only: the poller above asks the server.
   const merge = useQuery({ ...mergeQuery(templateId, mergeId), enabled: false });
@@ -80,8 +81,9 @@ export function useMergeActions(): MergeActions {
   const [cancelling, setCancelling] = useState(false);
 
   const start = useCallback(async (output: TemplateOutputSettings, creditLimit?: number, email?: MergeRequest['email']) => {
-    const { template, excel, rowSelection, rowsToGenerateCount } = store.getState().wizard;
-    const sheet = sheetBounds(excel);
+    const { templateId, rowSelection, rowsToGenerateCount } = store.getState().wizard;
+    const template = wizardDetailNow(templateId, queryClient);
+    const sheet = sheetBounds(template?.excel ?? null);
     if (!template || !sheet) return;
     const mergeId = newMergeId();
     const limitToCredits = creditLimit !== undefined;
@@ -97,12 +99,12 @@ export function useMergeActions(): MergeActions {
   }, [dispatch, store, queryClient]);
 
   const cancel = useCallback(async () => {
-    const { template, mergeId } = store.getState().wizard;
-    if (!template || !mergeId) return;
+    const { templateId, mergeId } = store.getState().wizard;
+    if (!templateId || !mergeId) return;
     setCancelling(true);
     try {
       const merge = await retryWhile(
-        () => api.call('cancelMerge', { params: { id: template.id, mergeId } }),
+        () => api.call('cancelMerge', { params: { id: templateId, mergeId } }),
         (error) => error instanceof ApiError && error.code === 'merge/not-found',
       );
       mergeAnswered(queryClient, merge);

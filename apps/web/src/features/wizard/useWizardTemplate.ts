@@ -7,6 +7,7 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../api/client.ts';
+import { queryKeys } from '../../api/queryKeys.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useNotify } from '../../app/snackbar.tsx';
 import { translateError } from '../../i18n/errors.ts';
@@ -27,18 +28,19 @@ export function useWizardTemplate(templateId: string): TemplateLoad {
   const notify = useNotify();
   const queryClient = useQueryClient();
   const isNew = templateId === 'new';
-  // Just created by the upload on /wizard/new, or already loaded: nothing to ask.
-  const inState = useAppSelector((state) => state.wizard.template?.id === templateId);
-  const detail = useQuery({ ...templateDetailQuery(templateId), enabled: !isNew && !inState });
+  // The details live in the query cache; just uploaded on /wizard/new, they are there already.
+  const detail = useQuery({ ...templateDetailQuery(templateId), enabled: !isNew });
   const { data, error, refetch } = detail;
+  const taken = useAppSelector((state) => state.wizard.templateId === templateId);
 
   useEffect(() => {
     if (isNew) dispatch(wizardLeft());
   }, [isNew, dispatch]);
 
+  // The wizard takes the template once; later copies bring their own templateLoaded (templateReceived).
   useEffect(() => {
-    if (data) dispatch(templateLoaded(data));
-  }, [data, dispatch]);
+    if (data && !taken) dispatch(templateLoaded(data));
+  }, [data, taken, dispatch]);
 
   useEffect(() => {
     if (!isGone(error)) return;
@@ -47,7 +49,7 @@ export function useWizardTemplate(templateId: string): TemplateLoad {
   }, [error, notify, navigate, t]);
 
   // After a reload, a merge started from the wizard may still run: its progress is picked up again.
-  const unlocked = useAppSelector((state) => state.wizard.template?.id === templateId && !state.wizard.template.isEncrypted);
+  const unlocked = taken && data?.isEncrypted === false;
   const merges = useQuery({ ...mergesOfTemplateQuery(templateId), enabled: !isNew && unlocked });
   // Only an answer of this visit counts: a merge listed earlier as running may have ended since.
   const running = merges.isFetchedAfterMount && merges.data ? runningMergeOf(merges.data) : null;
@@ -64,11 +66,16 @@ export function useWizardTemplate(templateId: string): TemplateLoad {
     mountedPages++;
     return () => {
       mountedPages--;
-      setTimeout(() => mountedPages === 0 && dispatch(wizardLeft()), 0);
+      setTimeout(() => {
+        if (mountedPages > 0) return;
+        dispatch(wizardLeft());
+        // Asked afresh next time: the wizard kept these current only while open.
+        queryClient.removeQueries({ queryKey: queryKeys.templates.details() });
+      }, 0);
     };
-  }, [dispatch]);
+  }, [dispatch, queryClient]);
 
-  if (isNew || inState) return { state: 'ready' };
+  if (isNew || (taken && data !== undefined)) return { state: 'ready' };
   if (error && !isGone(error) && !(error instanceof ApiError && error.isCancelled)) {
     return { state: 'failed', message: translateError(error, t), retry: () => void refetch() };
   }

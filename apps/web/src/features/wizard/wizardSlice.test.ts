@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ExcelMeta, Merge, TemplateDetail } from '@sheaf/shared';
-import type { RootState } from '../../app/store.ts';
 import reducer, {
-  excelChanged, mergeOffline, mergeResumed, mergeOnline, mergeStarted, mergeUpdated, requestStep, rowSelectionChanged, selectWizardCrumbs, stepChanged,
-  templateLoaded, templateUnlocked, wizardLeft, type WizardState,
+  excelChanged, mergeOffline, mergeResumed, mergeOnline, mergeStarted, mergeUpdated, requestStep, rowSelectionChanged, stepChanged,
+  templateLoaded, templateUnlocked, wizardCrumbs, wizardLeft, type WizardState,
 } from './wizardSlice.ts';
 
 const excel: ExcelMeta = { excelName: 'people.xlsx', excelFileSize: 1200, headersRowNo: 1, headers: ['First', 'Last'], totalRowCount: 20, firstRow: 2, lastRow: 21 };
@@ -18,7 +17,8 @@ const merge = (status: Merge['status'], extra: Partial<Merge> = {}): Merge => ({
   downloadUrl: null, filesDeleted: false, madeViaApi: false, issues: [], error: null, createdAt: '', finishedAt: null, ...extra,
 });
 const run = (...actions: Parameters<typeof reducer>[1][]): WizardState => actions.reduce(reducer, reducer(undefined, { type: 'init' }));
-const crumbs = (wizard: WizardState) => selectWizardCrumbs({ wizard } as RootState);
+/** The crumbs of the wizard state with its template as the query cache has it. */
+const crumbs = (wizard: WizardState, detail: TemplateDetail | null = null) => wizardCrumbs(wizard, detail);
 
 describe('wizard state', () => {
   it('counts the rows of the loaded sheet and recounts when the selection changes', () => {
@@ -33,7 +33,7 @@ describe('wizard state', () => {
     expect(locked.openEncryptionDialog).toBe(true);
     const unlocked = reducer(locked, templateUnlocked());
     expect(unlocked.openEncryptionDialog).toBe(false);
-    expect(unlocked.template?.isEncrypted).toBe(false);
+    // The template itself (now unlocked) is in the query cache: templateDetail.test.ts.
   });
 
   it('forgets everything of the previous template when another one loads', () => {
@@ -71,9 +71,10 @@ describe('wizard state', () => {
 
   it('gives the navbar its crumbs inside the wizard only, and records requested steps', () => {
     expect(crumbs(run())).toBeNull();
-    const state = run(templateLoaded(template('T'.repeat(20), { customName: 'Invitations' })), stepChanged({ step: 2, resetMerge: false }), requestStep(1));
-    expect(crumbs(state)).toEqual({ templateId: 'T'.repeat(20), templateName: 'Invitations', excelName: 'people.xlsx', isEncrypted: false, activeStep: 2 });
+    const detail = template('T'.repeat(20), { customName: 'Invitations' });
+    const state = run(templateLoaded(detail), stepChanged({ step: 2, resetMerge: false }), requestStep(1));
+    expect(crumbs(state, detail)).toEqual({ templateId: 'T'.repeat(20), templateName: 'Invitations', excelName: 'people.xlsx', isEncrypted: false, activeStep: 2 });
     expect(state.pendingStep).toBe(1);
-    expect(crumbs(reducer(state, wizardLeft()))).toBeNull();
+    expect(crumbs(reducer(state, wizardLeft()), detail)).toBeNull();
   });
 });

@@ -1,12 +1,12 @@
 /**
- * Wizard state (spec section 3 "Wizard state"): the template and spreadsheet being merged, the step,
- * which merge the status view follows and where it stands, and the rows to generate. The merge's and
- * the mailing's answers (progress, file, report) stay in the query cache (features/wizard/api.ts,
- * features/email/api.ts). The navbar reads the crumbs and asks for a step with `requestStep`; the
- * wizard page performs the change with its own rules.
+ * Wizard state (spec section 3 "Wizard state"): which template is open, the step, which merge the
+ * status view follows and where it stands, and the rows to generate. Server answers stay in the
+ * query cache: the template's details (templateDetail.ts), the merge's progress and the mailing's
+ * report (features/wizard/api.ts, features/email/api.ts). The navbar asks for a step with
+ * `requestStep`; the wizard page performs the change with its own rules.
  */
-import { createSelector, createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { ExcelMeta, MailingReport, Merge, TemplateDetail, TemplateOutputSettings } from '@sheaf/shared';
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { ExcelMeta, MailingReport, Merge, TemplateDetail } from '@sheaf/shared';
 import { ALL_ROWS, countRowsToGenerate, type RowSelectionState, type SheetBounds } from './rowSelection.ts';
 import { LAST_STEP, type MailMergeStatus } from './stepRules.ts';
 import { statusOfMerge } from './mergeRules.ts';
@@ -23,8 +23,12 @@ export interface MailMergeError {
 }
 
 export interface WizardState {
-  template: TemplateDetail | null;
-  excel: ExcelMeta | null;
+  /** The template open in the wizard; its details (placeholders, sheet, settings) are in the query cache (templateDetail.ts). */
+  templateId: string | null;
+  /** The spreadsheet the row selection was made for (its metadata as JSON): another one resets it. */
+  sheetKey: string | null;
+  /** That spreadsheet's data rows, which the selection is counted in. */
+  sheet: SheetBounds | null;
   activeStep: number;
   mailMergeStatus: MailMergeStatus;
   mailMergeError: MailMergeError | null;
@@ -52,8 +56,9 @@ export interface WizardState {
 }
 
 const initialState: WizardState = {
-  template: null,
-  excel: null,
+  templateId: null,
+  sheetKey: null,
+  sheet: null,
   activeStep: 0,
   mailMergeStatus: 'initial',
   mailMergeError: null,
@@ -76,12 +81,15 @@ export function sheetBounds(excel: ExcelMeta | null): SheetBounds | null {
   return excel && !excel.message ? { firstRow: excel.firstRow, lastRow: excel.lastRow } : null;
 }
 
-function sameSheet(a: ExcelMeta | null, b: ExcelMeta | null): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
+const sheetKeyOf = (excel: ExcelMeta | null): string | null => (excel ? JSON.stringify(excel) : null);
 
 function recount(state: WizardState): void {
-  state.rowsToGenerateCount = countRowsToGenerate(state.rowSelection, sheetBounds(state.excel));
+  state.rowsToGenerateCount = countRowsToGenerate(state.rowSelection, state.sheet);
+}
+
+function takeSheet(state: WizardState, excel: ExcelMeta | null): void {
+  state.sheetKey = sheetKeyOf(excel);
+  state.sheet = sheetBounds(excel);
 }
 
 function resetMergeState(state: WizardState): void {
@@ -95,16 +103,19 @@ const wizardSlice = createSlice({
   name: 'wizard',
   initialState,
   reducers: {
-    /** A template was loaded or changed on the server (upload, replace, decrypt, settings saved). */
+    /**
+     * A template was loaded or changed on the server (upload, replace, decrypt, settings saved); the
+     * detail itself goes to the query cache (templateDetail.ts), the wizard follows it here.
+     */
     templateLoaded(state, action: PayloadAction<TemplateDetail>) {
       const detail = action.payload;
-      if (state.template?.id !== detail.id) Object.assign(state, initialState);
-      state.template = detail;
+      if (state.templateId !== detail.id) Object.assign(state, initialState);
+      state.templateId = detail.id;
       state.isInWizard = true;
       state.openEncryptionDialog = detail.isEncrypted;
       // Every detail comes fresh from the server, so its spreadsheet metadata is the current one.
-      if (!sameSheet(state.excel, detail.excel)) {
-        state.excel = detail.excel;
+      if (state.sheetKey !== sheetKeyOf(detail.excel)) {
+        takeSheet(state, detail.excel);
         // The rows chosen last time are kept with the template's output settings.
         state.rowSelection = detail.output.rows ?? ALL_ROWS;
         state.mergeSpecificRows = state.rowSelection.specificRows;
@@ -112,17 +123,14 @@ const wizardSlice = createSlice({
       recount(state);
     },
     templateUnlocked(state) {
-      if (state.template) state.template.isEncrypted = false;
       state.openEncryptionDialog = false;
-    },
-    outputSaved(state, action: PayloadAction<TemplateOutputSettings>) {
-      if (state.template) state.template.output = action.payload;
     },
     setOpenEncryptionDialog(state, action: PayloadAction<boolean>) {
       state.openEncryptionDialog = action.payload;
     },
+    /** Another spreadsheet (uploaded, chosen or deleted at step 3); the cache's detail has it too. */
     excelChanged(state, action: PayloadAction<ExcelMeta | null>) {
-      state.excel = action.payload;
+      takeSheet(state, action.payload);
       // Row numbers typed for another sheet mean nothing for this one.
       state.rowSelection = ALL_ROWS;
       state.mergeSpecificRows = '';
@@ -163,7 +171,7 @@ const wizardSlice = createSlice({
     },
     /** A merge of this template still runs on the server (the page was reloaded): show its progress. */
     mergeResumed(state, action: PayloadAction<Merge>) {
-      if (state.mergeId !== null || action.payload.templateId !== state.template?.id) return;
+      if (state.mergeId !== null || action.payload.templateId !== state.templateId) return;
       state.mergeId = action.payload.mergeId;
       state.mailMergeStatus = 'checker';
       state.activeStep = LAST_STEP;
@@ -198,7 +206,7 @@ const wizardSlice = createSlice({
     },
     /** After a reload: a merge of this template is still mailing. */
     mailingResumed(state, action: PayloadAction<{ mergeId: string; templateId: string }>) {
-      if (action.payload.templateId !== state.template?.id || state.mailing.status !== 'initial') return;
+      if (action.payload.templateId !== state.templateId || state.mailing.status !== 'initial') return;
       state.mailing = mailing.resumed(action.payload.mergeId);
       state.activeStep = LAST_STEP;
     },
@@ -227,7 +235,7 @@ const wizardSlice = createSlice({
 });
 
 export const {
-  templateLoaded, templateUnlocked, outputSaved, setOpenEncryptionDialog, excelChanged, rowSelectionChanged, stepChanged,
+  templateLoaded, templateUnlocked, setOpenEncryptionDialog, excelChanged, rowSelectionChanged, stepChanged,
   requestStep, pendingStepHandled, stepChanging, setNoMatchingDialog, setAutoStartMerge, mergeStarted, mergeResumed, mergeUpdated, mergeOffline, mergeOnline, mergeFailed,
   mergeCancelled, mergeReset, wizardLeft, mailingTriggered, mailingResumed, mailingReportReceived, mailingPollFailed, mailingReset,
 } = wizardSlice.actions;
@@ -242,24 +250,15 @@ export interface WizardCrumbs {
   activeStep: number;
 }
 
-/**
- * The part of the app's state the wizard's selectors read. Declared here rather than importing the
- * store's RootState: the store imports this slice, and a slice importing the store is a cycle.
- */
-export interface WithWizard { wizard: WizardState }
-
-/** What the navbar's breadcrumbs show inside the wizard; null elsewhere (memoised: same object until a part changes). */
-export const selectWizardCrumbs: (state: WithWizard) => WizardCrumbs | null = createSelector(
-  [(state: WithWizard) => state.wizard.template, (state: WithWizard) => state.wizard.excel,
-    (state: WithWizard) => state.wizard.isInWizard, (state: WithWizard) => state.wizard.activeStep],
-  (template, excel, isInWizard, activeStep): WizardCrumbs | null => {
-    if (!isInWizard || !template) return null;
-    return {
-      templateId: template.id,
-      templateName: template.customName ?? template.name,
-      excelName: excel && !excel.message ? excel.excelName : null,
-      isEncrypted: template.isEncrypted,
-      activeStep,
-    };
-  },
-);
+/** What the navbar's breadcrumbs show inside the wizard (the template's detail from the query cache); null elsewhere. */
+export function wizardCrumbs(wizard: Pick<WizardState, 'templateId' | 'isInWizard' | 'activeStep'>, detail: TemplateDetail | null): WizardCrumbs | null {
+  if (!wizard.isInWizard || !detail || detail.id !== wizard.templateId) return null;
+  const excel = detail.excel;
+  return {
+    templateId: detail.id,
+    templateName: detail.customName ?? detail.name,
+    excelName: excel && !excel.message ? excel.excelName : null,
+    isEncrypted: detail.isEncrypted,
+    activeStep: wizard.activeStep,
+  };
+}
