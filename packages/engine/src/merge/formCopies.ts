@@ -2,7 +2,7 @@
  * Form fields kept editable where several rows share one document (combined output, "multiple"
  * groups): each row gets its own copy of the template's field tree, under a parent field named for
  * the row ("row2", so `name` becomes `row2.name`), with widgets on that row's pages. Field names stay
- * distinct, so each row's values stay its own.
+ * distinct, so each row's values stay its own (docs/merging.md, "Form fields").
  */
 import { PDFArray, PDFDict, PDFName, PDFRef, PDFString, type PDFContext, type PDFObject } from 'pdf-lib';
 import type { Template } from '../pdf/template.ts';

@@ -1,4 +1,7 @@
-/** The watermark (the Free plan's): one line of light grey text across each page's diagonal. */
+/**
+ * The watermark (the Free plan's): one line of light grey text across each page's diagonal, drawn
+ * beneath the placeholders (rowDrawing.ts; docs/plans.md, "Watermark").
+ */
 import { pdfNumber } from '../pdf/bytes.ts';
 import type { FontRegistry } from '../text/index.ts';
 import type { TextStyle } from '../text/types.ts';

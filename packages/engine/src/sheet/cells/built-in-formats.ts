@@ -2,6 +2,7 @@
  * Excel's built-in number formats (ids below 164, which files reference without spelling out), as
  * an en-US Excel shows them. SheetJS's table differs from Excel in a few (14 and 22 with two-digit
  * years, 37-40 without the padding of `_)`, 47 without its colon, no currency), so the table is ours.
+ * Product behaviour: docs/spreadsheets.md, "Values as Excel shows them".
  */
 
 /** Ids 0-49 as an en-US Excel defines them; 23-36 are the locale-dependent ids, mapped below. */

@@ -5,7 +5,7 @@
  * is data) and repeats no heading. A first row that looks like headings is always the header, as it
  * was before; without any, the first row is the header too. Only the first rows are searched: a
  * title block is short. Headings without data rows below are still found (the sheet is then refused
- * for having no data rows, not misread).
+ * for having no data rows, not misread). Product behaviour: docs/spreadsheets.md, "Header row".
  */
 
 /** Rows (with a value) searched for the header row. */
