@@ -16,7 +16,7 @@ import { useNotify } from '../../app/snackbar.tsx';
 import { translateCode, translateError } from '../../i18n/errors.ts';
 import { formatBytes } from '../wizard/format.ts';
 import { attachmentProblem } from './emailRules.ts';
-import { attachmentsChanged } from './emailSlice.ts';
+import { attachmentsSaved } from './useEmailSettings.ts';
 
 interface Props {
   templateId: string;
@@ -51,7 +51,7 @@ export default function AttachmentsField({ templateId, attachments, disabled }: 
           file,
           onUploadProgress: (fraction) => setProgress((index + fraction) / files.length),
         });
-        dispatch(attachmentsChanged({ templateId, staticAttachments: result.staticAttachments }));
+        dispatch(attachmentsSaved(templateId, result.staticAttachments));
       } catch (failure) {
         setError(`${file.name}: ${translateError(failure, t)}`);
         break;
@@ -65,7 +65,7 @@ export default function AttachmentsField({ templateId, attachments, disabled }: 
     setError(null);
     try {
       const result = await api.call('deleteAttachment', { params: { id: templateId, name } });
-      dispatch(attachmentsChanged({ templateId, staticAttachments: result.staticAttachments }));
+      dispatch(attachmentsSaved(templateId, result.staticAttachments));
     } catch (failure) {
       notify('error', `${t('attachments.removeFailed')} ${translateError(failure, t)}`);
     } finally {

@@ -13,18 +13,22 @@ describe('email draft', () => {
     expect(run(loaded, setFormErrors({ subject: { code: 'email/subject-empty' } }), emailChanged({ isActive: false })).formErrors).toEqual({});
   });
 
+  // The saved settings are the template's (in the query cache): unsavedChanges compares the draft with them.
   it('knows what is not saved yet and keeps what was typed while a save was under way', () => {
+    const savedAtLoad = { ...DEFAULT_EMAIL_SETTINGS, isActive: true };
     const typed = run(loaded, emailChanged({ subject: 'Hello ' }));
-    expect(unsavedChanges(typed)).toEqual({ subject: 'Hello ' });
+    expect(unsavedChanges(typed.settings, savedAtLoad)).toEqual({ subject: 'Hello ' });
     const later = reducer(typed, emailChanged({ subject: 'Hello again' }));
     // The server's answer to the first save ('Hello ' trimmed) must not overwrite the newer text.
-    const saved = reducer(later, emailSaved({ templateId: ID, sent: { subject: 'Hello ' }, settings: { ...later.settings, subject: 'Hello' } }));
+    const answer = { ...later.settings, subject: 'Hello' };
+    const saved = reducer(later, emailSaved({ templateId: ID, sent: { subject: 'Hello ' }, settings: answer }));
     expect(saved.settings.subject).toBe('Hello again');
-    expect(unsavedChanges(saved)).toEqual({ subject: 'Hello again' });
+    expect(unsavedChanges(saved.settings, answer)).toEqual({ subject: 'Hello again' });
     // Unchanged since sent: the server's normalised value is taken.
-    const settled = reducer(typed, emailSaved({ templateId: ID, sent: { subject: 'Hello ' }, settings: { ...typed.settings, subject: 'Hello' } }));
+    const settledAnswer = { ...typed.settings, subject: 'Hello' };
+    const settled = reducer(typed, emailSaved({ templateId: ID, sent: { subject: 'Hello ' }, settings: settledAnswer }));
     expect(settled.settings.subject).toBe('Hello');
-    expect(unsavedChanges(settled)).toEqual({});
+    expect(unsavedChanges(settled.settings, settledAnswer)).toEqual({});
   });
 
   it('ignores answers for another template', () => {

@@ -1,7 +1,8 @@
 /**
  * The email part of step 4 as the user edits it (spec section 3 "Email composition"): the draft
- * settings, the last saved ones (what differs is saved by updateEmailSettings) and formErrors, whose
- * entries clear as soon as their field changes.
+ * settings and formErrors, whose entries clear as soon as their field changes. The saved settings
+ * are the template's, in the query cache (wizard/templateDetail.ts); what differs from them is saved
+ * by updateEmailSettings.
  */
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { DEFAULT_EMAIL_SETTINGS, type TemplateEmailSettings } from '@sheaf/shared';
@@ -11,14 +12,12 @@ export interface EmailState {
   /** The template the draft belongs to. */
   templateId: string | null;
   settings: TemplateEmailSettings;
-  saved: TemplateEmailSettings;
   formErrors: EmailProblems;
 }
 
 const initialState: EmailState = {
   templateId: null,
   settings: DEFAULT_EMAIL_SETTINGS,
-  saved: DEFAULT_EMAIL_SETTINGS,
   formErrors: {},
 };
 
@@ -34,11 +33,11 @@ const FIELD_OF: Partial<Record<keyof TemplateEmailSettings, EmailField>> = {
 
 export type EmailSettingsPatch = Partial<Omit<TemplateEmailSettings, 'staticAttachments'>>;
 
-/** The settings that differ from the saved ones (attachments are saved by their own calls). */
-export function unsavedChanges(state: Pick<EmailState, 'settings' | 'saved'>): EmailSettingsPatch {
+/** The draft's settings that differ from the saved ones (attachments are saved by their own calls). */
+export function unsavedChanges(draft: TemplateEmailSettings, saved: TemplateEmailSettings): EmailSettingsPatch {
   const patch: Record<string, unknown> = {};
-  for (const key of Object.keys(state.settings) as (keyof TemplateEmailSettings)[]) {
-    if (key !== 'staticAttachments' && state.settings[key] !== state.saved[key]) patch[key] = state.settings[key];
+  for (const key of Object.keys(draft) as (keyof TemplateEmailSettings)[]) {
+    if (key !== 'staticAttachments' && draft[key] !== saved[key]) patch[key] = draft[key];
   }
   return patch as EmailSettingsPatch;
 }
@@ -51,7 +50,6 @@ const emailSlice = createSlice({
     emailLoaded(state, action: PayloadAction<{ templateId: string; settings: TemplateEmailSettings }>) {
       state.templateId = action.payload.templateId;
       state.settings = action.payload.settings;
-      state.saved = action.payload.settings;
       state.formErrors = {};
     },
     emailChanged(state, action: PayloadAction<EmailSettingsPatch>) {
@@ -64,10 +62,9 @@ const emailSlice = createSlice({
         if (key === 'isActive' && value === false) state.formErrors = {};
       }
     },
-    /** The server's copy after a save; the draft keeps what was typed meanwhile. */
+    /** The server's copy after a save (the cache keeps it); the draft keeps what was typed meanwhile. */
     emailSaved(state, action: PayloadAction<{ templateId: string; sent: EmailSettingsPatch; settings: TemplateEmailSettings }>) {
       if (action.payload.templateId !== state.templateId) return;
-      state.saved = action.payload.settings;
       for (const [key, value] of Object.entries(action.payload.sent) as [keyof EmailSettingsPatch, unknown][]) {
         // Unchanged since it was sent: take the server's normalised value.
         if (state.settings[key] === value) (state.settings as Record<string, unknown>)[key] = action.payload.settings[key];
@@ -76,7 +73,6 @@ const emailSlice = createSlice({
     attachmentsChanged(state, action: PayloadAction<{ templateId: string; staticAttachments: TemplateEmailSettings['staticAttachments'] }>) {
       if (action.payload.templateId !== state.templateId) return;
       state.settings.staticAttachments = action.payload.staticAttachments;
-      state.saved.staticAttachments = action.payload.staticAttachments;
     },
     setFormErrors(state, action: PayloadAction<EmailProblems>) {
       state.formErrors = action.payload;

@@ -7,18 +7,18 @@ import { useCallback, useEffect } from 'react';
 import { useStore } from 'react-redux';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { MAX_FROM_NAME_LENGTH, entitlements, type MergeRequest, type RecipientsCheck, type Sender, type TemplateDetail } from '@sheaf/shared';
+import { MAX_FROM_NAME_LENGTH, entitlements, type MergeRequest, type RecipientsCheck, type Sender, type TemplateDetail, type TemplateEmailSettings } from '@sheaf/shared';
 import { api } from '../../api/client.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useNotify } from '../../app/snackbar.tsx';
 import type { AppDispatch, RootState } from '../../app/store.ts';
 import { translateError } from '../../i18n/errors.ts';
 import { sendersQuery, useEdition, usePlan } from '../senders/useSenders.ts';
-import { wizardDetailNow, useWizardExcel } from '../wizard/templateDetail.ts';
+import { patchTemplateDetail, wizardDetailNow, useWizardExcel } from '../wizard/templateDetail.ts';
 import { sheetBounds } from '../wizard/wizardSlice.ts';
 import { recipientsCheckQuery } from './api.ts';
 import { hasProblems, sendProblems } from './emailRules.ts';
-import { emailLoaded, emailSaved, setFormErrors, unsavedChanges } from './emailSlice.ts';
+import { attachmentsChanged, emailLoaded, emailSaved, setFormErrors, unsavedChanges } from './emailSlice.ts';
 
 /** Quiet time after the last keystroke before the draft is saved. */
 export const AUTOSAVE_MS = 800;
@@ -31,12 +31,16 @@ export function saveEmailSettings() {
     const run = async (): Promise<unknown> => {
       const { email } = getState();
       const templateId = email.templateId;
-      const patch = unsavedChanges(email);
+      // The saved settings are the template's own, as the query cache has them.
+      const saved = wizardDetailNow(templateId)?.email;
+      if (!templateId || !saved) return null;
+      const patch = unsavedChanges(email.settings, saved);
       // The schema refuses a longer from name; the field says so until it is fixed.
       if (patch.fromName !== undefined && patch.fromName.length > MAX_FROM_NAME_LENGTH) delete patch.fromName;
-      if (!templateId || Object.keys(patch).length === 0) return null;
+      if (Object.keys(patch).length === 0) return null;
       try {
         const settings = await api.call('updateEmailSettings', { params: { id: templateId }, body: { ...patch, templateId } });
+        patchTemplateDetail(templateId, { email: settings });
         dispatch(emailSaved({ templateId, sent: patch, settings }));
         return null;
       } catch (error) {
@@ -46,6 +50,15 @@ export function saveEmailSettings() {
     const result = queue.then(run, run);
     queue = result.catch(() => undefined);
     return result;
+  };
+}
+
+/** The server's attachments after an upload or removal: the template's (cached) and the draft's. */
+export function attachmentsSaved(templateId: string, staticAttachments: TemplateEmailSettings['staticAttachments']) {
+  return (dispatch: AppDispatch): void => {
+    const saved = wizardDetailNow(templateId)?.email;
+    if (saved) patchTemplateDetail(templateId, { email: { ...saved, staticAttachments } });
+    dispatch(attachmentsChanged({ templateId, staticAttachments }));
   };
 }
 
