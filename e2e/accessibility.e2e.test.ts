@@ -64,10 +64,36 @@ describe('accessibility', { timeout: TEST_TIMEOUT * 2 }, () => {
     await page.getByRole('button', { name: 'List', pressed: true }).waitFor();
     await check(found, 'home list', page);
 
+    // The template's menu and the dialogs it opens.
+    const menuOf = () => page.getByRole('button', { name: 'Actions for classic-xref.pdf' });
+    const closeDialog = async () => {
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
+    };
+    await menuOf().click();
+    await page.getByRole('menu').waitFor();
+    await check(found, 'template menu', page);
+    await page.keyboard.press('Escape');
+    for (const [item, name] of [['Rename', 'rename dialog'], ['Share to another user', 'share dialog'], ['Delete', 'delete question']] as const) {
+      await page.getByRole('menu').waitFor({ state: 'detached' });
+      await menuOf().click();
+      await page.getByRole('menuitem', { name: item, exact: true }).click();
+      await page.getByRole('dialog').waitFor();
+      await check(found, name, page);
+      await closeDialog();
+    }
+    await menuOf().click();
+    await page.getByRole('menuitem', { name: 'Show history' }).click();
+    await page.getByRole('menu').waitFor({ state: 'detached' });
+    await check(found, 'history panel', page);
+
     await page.getByRole('button', { name: 'Open the user menu' }).click();
     await page.getByRole('menu').waitFor();
     await check(found, 'user menu', page);
-    await page.keyboard.press('Escape');
+    await page.getByRole('menuitem', { name: 'Suggest improvement' }).click();
+    await page.getByRole('dialog').waitFor();
+    await check(found, 'suggest improvement', page);
+    await closeDialog();
 
     for (const [path, name] of [['/account', 'account'], ['/senders', 'senders'], ['/email-report', 'email report'], ['/help', 'help'], ['/no/such/page', 'not found signed in']] as const) {
       await page.goto(`${session.app.url}${path}`);
