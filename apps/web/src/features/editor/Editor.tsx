@@ -10,7 +10,7 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { templateReceived } from '../wizard/templateDetail.ts';
 import type { PDFDocumentProxy } from '../../lib/pdf.ts';
 import { pageSizeOf, type Size } from './geometry.ts';
-import { addPlaceholder, excelKey, select, selectEditorDoc, selectPlaceholders, selectSelection, setExcelOverride } from './editorSlice.ts';
+import { addPlaceholder, excelKey, select, selectEditorDoc, selectPlaceholders, selectSelection } from './editorSlice.ts';
 import { createPlaceholder, freeSpot } from './placeholders.ts';
 import { useCustomFonts, useLoadedFonts } from './fonts.ts';
 import { useEditorShortcuts } from './useEditorShortcuts.ts';
@@ -26,14 +26,13 @@ import type { TemplateImage } from './ImageFields.tsx';
 interface EditorProps {
   template: TemplateDetail;
   /** The wizard's spreadsheet (the editor may hold a newer header row of it). */
-  wizardExcel: ExcelMeta | null;
   excel: ExcelMeta | null;
   pages: Size[];
   pdf: PDFDocumentProxy | null;
   pdfError: string | null;
 }
 
-export default function Editor({ template, wizardExcel, excel, pages, pdf, pdfError }: EditorProps) {
+export default function Editor({ template, excel, pages, pdf, pdfError }: EditorProps) {
   const { t } = useTranslation('editor');
   const dispatch = useAppDispatch();
   const doc = useAppSelector(selectEditorDoc);
@@ -107,8 +106,7 @@ export default function Editor({ template, wizardExcel, excel, pages, pdf, pdfEr
           current={readable.headersRowNo}
           onClose={() => setHeaderRowOpen(false)}
           onChanged={(detail) => {
-            if (detail.excel) dispatch(setExcelOverride({ base: excelKey(wizardExcel), excel: detail.excel }));
-            // The wizard's copy of the template (step 3 and 4 use its rows) follows the new header row.
+            // The cached template (its sheet with the new header row, which steps 3 and 4 count) follows.
             dispatch(templateReceived(detail));
           }}
         />

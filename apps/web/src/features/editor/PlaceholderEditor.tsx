@@ -13,7 +13,7 @@ import { queryKeys } from '../../api/queryKeys.ts';
 import { getTemplateBytes } from '../../api/templateCache.ts';
 import { translateError } from '../../i18n/errors.ts';
 import { loadPdf, type PDFDocumentProxy } from '../../lib/pdf.ts';
-import { effectiveExcel, openTemplate, selectEditorDoc } from './editorSlice.ts';
+import { openTemplate, selectEditorDoc } from './editorSlice.ts';
 import Editor from './Editor.tsx';
 import UnsavedChangesGuard from './UnsavedChangesGuard.tsx';
 
@@ -84,7 +84,7 @@ export default function PlaceholderEditor({ template, excel }: PlaceholderEditor
   const error = pdfFailed ? t('loadError') : (bytes.error ? `${t('loadError')} ${translateError(bytes.error, t)}` : null);
   return (
     <>
-      <Editor template={template} wizardExcel={excel} excel={effectiveExcel(doc, excel)} pages={pages} pdf={pdf} pdfError={error} />
+      <Editor template={template} excel={excel} pages={pages} pdf={pdf} pdfError={error} />
       {/* Leaving with unsaved placeholders (a link, Go home, Back, closing the tab) asks first. */}
       <UnsavedChangesGuard templateId={template.id} />
     </>

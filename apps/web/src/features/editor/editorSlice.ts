@@ -24,11 +24,6 @@ export interface EditorDoc {
   pages: Size[];
   history: History<Placeholder[]>;
   selection: string[];
-  /**
-   * The spreadsheet after a header-row change in the editor, with the key of the one it replaced:
-   * it applies only while the wizard still passes that one (a new upload wins).
-   */
-  excelOverride: { base: string; excel: ExcelMeta } | null;
   /** CSS pixels per point; 0 until the view has measured itself and fitted the page width. */
   zoom: number;
   /** The page shown at the top of the view (1-based). */
@@ -85,7 +80,7 @@ const editorSlice = createSlice({
         return;
       }
       state.doc = {
-        templateId, pages, history: createHistory(placeholders), selection: [], excelOverride: null, zoom: 0, pageNumber: 1,
+        templateId, pages, history: createHistory(placeholders), selection: [], zoom: 0, pageNumber: 1,
         previewOpen: false, showLongestOccurrence: false, gesture: null, saving: false,
       };
     },
@@ -206,9 +201,6 @@ const editorSlice = createSlice({
     setShowLongestOccurrence(state, action: PayloadAction<boolean>) {
       if (state.doc) state.doc.showLongestOccurrence = action.payload;
     },
-    setExcelOverride(state, action: PayloadAction<{ base: string; excel: ExcelMeta }>) {
-      if (state.doc) state.doc.excelOverride = action.payload;
-    },
   },
 });
 
@@ -217,15 +209,9 @@ function dropMissingFromSelection(doc: EditorDoc): void {
   doc.selection = doc.selection.filter((id) => present.has(id));
 }
 
-/** Identifies a spreadsheet version (for excelOverride). */
+/** Identifies a spreadsheet version (the preview starts afresh for another one). */
 export function excelKey(excel: ExcelMeta | null): string {
   return excel ? `${excel.excelName}|${excel.excelFileSize}|${excel.headersRowNo}|${excel.totalRowCount}` : '';
-}
-
-/** The spreadsheet the editor works with: the header-row change made here, or the wizard's. */
-export function effectiveExcel(doc: EditorDoc | null, excel: ExcelMeta | null): ExcelMeta | null {
-  const override = doc?.excelOverride;
-  return override && override.base === excelKey(excel) ? override.excel : excel;
 }
 
 /** Clamps a box edit typed into the properties panel (position and size fields). */
@@ -236,7 +222,7 @@ export function clampedBox(placeholder: Placeholder, patch: Partial<Placeholder>
 export const {
   openTemplate, closeTemplate, addPlaceholder, updatePlaceholders, removeSelected, duplicateSelected, nudgeSelected, select,
   toggleSelected, startGesture, updateGesture, endGesture, cancelGesture, undo, redo, savingStarted, markSaved, savingFailed,
-  setZoom, setPageNumber, setPreviewOpen, setShowLongestOccurrence, setExcelOverride,
+  setZoom, setPageNumber, setPreviewOpen, setShowLongestOccurrence,
 } = editorSlice.actions;
 
 const EMPTY: Placeholder[] = [];
