@@ -15,6 +15,11 @@ export function routeQueryFn<K extends RouteKey>(route: K, request: Request<K> =
   return ({ signal }: { signal: AbortSignal }): Promise<CallResult<K>> => api.call(route, { ...request, signal } as CallOptions<K>);
 }
 
+/** The mutation function of a route: its call with the request made from the mutation's variables. */
+export function routeMutationFn<K extends RouteKey, V>(route: K, request: (variables: V) => Request<K> & Pick<CallOptions<K>, 'file'>) {
+  return (variables: V): Promise<CallResult<K>> => api.call(route, request(variables) as CallOptions<K>);
+}
+
 /** queryOptions for a GET route under `queryKey`. */
 export function routeQuery<K extends RouteKey, TKey extends QueryKey>(queryKey: TKey, route: K, request: Request<K> = {}) {
   return queryOptions({ queryKey, queryFn: routeQueryFn(route, request) });

@@ -9,7 +9,7 @@ import { MutationObserver, QueryClient, QueryObserver } from '@tanstack/react-qu
 import type { Merge, TemplateSummary } from '@sheaf/shared';
 import { api, ApiError } from '../../api/client.ts';
 import { queryKeys } from '../../api/queryKeys.ts';
-import { deleteMergeMutation, deleteTemplateMutation, endedMerges, renameTemplateMutation, templatesQuery } from './api.ts';
+import { copyTemplateMutation, deleteMergeMutation, deleteTemplateMutation, endedMerges, renameTemplateMutation, templatesQuery } from './api.ts';
 
 const T1 = 'A'.repeat(20);
 const T2 = 'B'.repeat(20);
@@ -80,6 +80,17 @@ describe('template mutations', () => {
     });
     await new MutationObserver(queryClient, deleteMergeMutation(queryClient)).mutate(done);
     expect(listOf(queryClient)?.[0]?.merges).toEqual([]);
+  });
+
+  it('shows a copy once the server made it: the list is asked for again', async () => {
+    const queryClient = client([template(T1)]);
+    // The home page has the list on screen.
+    const unsubscribe = new QueryObserver(queryClient, { ...templatesQuery(), refetchInterval: false }).subscribe(() => undefined);
+    const copy = template(T2, { name: 'Copy of A.pdf' });
+    vi.spyOn(api, 'call').mockImplementation(async (route) => (route === 'copyTemplate' ? copy : { templates: [template(T1), copy] }) as never);
+    await new MutationObserver(queryClient, copyTemplateMutation(queryClient)).mutate(template(T1));
+    await vi.waitFor(() => expect(listOf(queryClient)?.map((item) => item.id)).toEqual([T1, T2]));
+    unsubscribe();
   });
 });
 

@@ -7,7 +7,7 @@ import { mutationOptions, queryOptions, type QueryClient } from '@tanstack/react
 import type { Merge, TemplateSummary } from '@sheaf/shared';
 import { api } from '../../api/client.ts';
 import { queryKeys } from '../../api/queryKeys.ts';
-import { invalidateAfterMerge } from '../../api/routeQuery.ts';
+import { invalidateAfterMerge, routeMutationFn } from '../../api/routeQuery.ts';
 import { awaitsThumbnail, hasRunningMerge, isMergeRunning } from './templateList.ts';
 
 /** While a merge is queued or generating the list (with its progress) is refreshed this often. */
@@ -62,21 +62,49 @@ function optimistic<V>(queryClient: QueryClient, change: (list: TemplateSummary[
 
 export const renameTemplateMutation = (queryClient: QueryClient) => mutationOptions({
   mutationKey: ['templates', 'rename'],
-  mutationFn: ({ template, customName }: { template: TemplateSummary; customName: string }) =>
-    api.call('updateTemplate', { params: { id: template.id }, body: { customName } }),
+  mutationFn: routeMutationFn('updateTemplate', ({ template, customName }: { template: TemplateSummary; customName: string }) => ({ params: { id: template.id }, body: { customName } })),
   ...optimistic(queryClient, (list, { template, customName }: { template: TemplateSummary; customName: string }) =>
     list.map((item) => (item.id === template.id ? { ...item, customName: customName.trim() || null } : item))),
 });
 
 export const deleteTemplateMutation = (queryClient: QueryClient) => mutationOptions({
   mutationKey: ['templates', 'delete'],
-  mutationFn: (template: TemplateSummary) => api.call('deleteTemplate', { params: { id: template.id } }),
+  mutationFn: routeMutationFn('deleteTemplate', (template: TemplateSummary) => ({ params: { id: template.id } })),
   ...optimistic(queryClient, (list, template: TemplateSummary) => list.filter((item) => item.id !== template.id)),
 });
 
 export const deleteMergeMutation = (queryClient: QueryClient) => mutationOptions({
   mutationKey: ['merges', 'delete'],
-  mutationFn: (merge: Merge) => api.call('deleteMerge', { params: { id: merge.templateId, mergeId: merge.mergeId } }),
+  mutationFn: routeMutationFn('deleteMerge', (merge: Merge) => ({ params: { id: merge.templateId, mergeId: merge.mergeId } })),
   ...optimistic(queryClient, (list, merge: Merge) =>
     list.map((item) => (item.id === merge.templateId ? { ...item, merges: item.merges.filter((entry) => entry.mergeId !== merge.mergeId) } : item))),
+});
+
+/** A change the list shows only once the server made it (a copy, an import, a sheet or files deleted): the list is asked again after. */
+function refreshingList(queryClient: QueryClient) {
+  return { onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.templates.list() }) };
+}
+
+export const copyTemplateMutation = (queryClient: QueryClient) => mutationOptions({
+  mutationKey: ['templates', 'copy'],
+  mutationFn: routeMutationFn('copyTemplate', (template: TemplateSummary) => ({ params: { id: template.id } })),
+  ...refreshingList(queryClient),
+});
+
+export const importTemplateMutation = (queryClient: QueryClient) => mutationOptions({
+  mutationKey: ['templates', 'import'],
+  mutationFn: routeMutationFn('importTemplate', (file: File) => ({ file })),
+  ...refreshingList(queryClient),
+});
+
+export const deleteSheetMutation = (queryClient: QueryClient) => mutationOptions({
+  mutationKey: ['templates', 'deleteSheet'],
+  mutationFn: routeMutationFn('deleteExcel', (template: TemplateSummary) => ({ params: { id: template.id } })),
+  ...refreshingList(queryClient),
+});
+
+export const deleteMergeFilesMutation = (queryClient: QueryClient) => mutationOptions({
+  mutationKey: ['merges', 'deleteFiles'],
+  mutationFn: routeMutationFn('deleteMergeFiles', (merge: Merge) => ({ params: { id: merge.templateId, mergeId: merge.mergeId } })),
+  ...refreshingList(queryClient),
 });

@@ -8,7 +8,9 @@ import { useNotify } from '../../app/snackbar.tsx';
 import { translateError } from '../../i18n/errors.ts';
 import { saveBlob } from './download.ts';
 import { exportFileName, templateDisplayName } from './templateList.ts';
-import { deleteMergeMutation, deleteTemplateMutation, renameTemplateMutation } from './api.ts';
+import {
+  copyTemplateMutation, deleteMergeFilesMutation, deleteMergeMutation, deleteSheetMutation, deleteTemplateMutation, importTemplateMutation, renameTemplateMutation,
+} from './api.ts';
 
 /** Share errors shown under the email field rather than in the snackbar. */
 const SHARE_FIELD_CODES = new Set(['share/user-not-found', 'share/self', 'auth/email-invalid', 'auth/email-empty', 'generic/invalid-input']);
@@ -29,6 +31,11 @@ export function useTemplateActions() {
   const { mutateAsync: renameTemplate } = useMutation(renameTemplateMutation(queryClient));
   const { mutateAsync: deleteTemplate } = useMutation(deleteTemplateMutation(queryClient));
   const { mutateAsync: deleteMerge } = useMutation(deleteMergeMutation(queryClient));
+  // Shown once the server made them. Every mutation asks for the list again when it has answered.
+  const { mutateAsync: copyTemplate } = useMutation(copyTemplateMutation(queryClient));
+  const { mutateAsync: importTemplate } = useMutation(importTemplateMutation(queryClient));
+  const { mutateAsync: deleteSheet } = useMutation(deleteSheetMutation(queryClient));
+  const { mutateAsync: deleteMergeFiles } = useMutation(deleteMergeFilesMutation(queryClient));
 
   /** Runs one action; the failure text is the server's translated reason where there is one. */
   const run = useCallback(
@@ -36,23 +43,21 @@ export function useTemplateActions() {
       try {
         await action();
         notify('success', success);
-        void refresh();
         return true;
       } catch (error) {
         if (error instanceof ApiError && error.isCancelled) return false;
         const reason = error instanceof ApiError && error.status < 500 && !error.isNetwork ? translateError(error, t) : null;
         // The server's reason (e.g. "a mail merge in progress") says more than the generic failure.
         notify('error', reason ?? failure);
-        void refresh();
         return false;
       }
     },
-    [notify, refresh, t],
+    [notify, t],
   );
 
   return useMemo(() => ({
     copy: (template: TemplateSummary) =>
-      run(() => api.call('copyTemplate', { params: { id: template.id } }), t('home:copy.success'), t('home:copy.failure')),
+      run(() => copyTemplate(template), t('home:copy.success'), t('home:copy.failure')),
 
     rename: (template: TemplateSummary, customName: string) =>
       run(
@@ -90,11 +95,11 @@ export function useTemplateActions() {
       ),
 
     removeExcel: (template: TemplateSummary) =>
-      run(() => api.call('deleteExcel', { params: { id: template.id } }), t('home:deleteExcel.success'), t('home:deleteExcel.failure')),
+      run(() => deleteSheet(template), t('home:deleteExcel.success'), t('home:deleteExcel.failure')),
 
     deleteFiles: (merge: Merge) =>
       run(
-        () => api.call('deleteMergeFiles', { params: { id: merge.templateId, mergeId: merge.mergeId } }),
+        () => deleteMergeFiles(merge),
         t('home:deleteFiles.success'),
         t('home:deleteFiles.failure'),
       ),
@@ -107,13 +112,13 @@ export function useTemplateActions() {
       ),
 
     importFile: (file: File) =>
-      run(() => api.call('importTemplate', { file }), t('home:import.success'), t('home:import.failure')),
+      run(() => importTemplate(file), t('home:import.success'), t('home:import.failure')),
 
     downloadFailed: () => {
       notify('error', t('home:download.failure'));
       void refresh();
     },
-  }), [run, notify, t, refresh, renameTemplate, deleteTemplate, deleteMerge]);
+  }), [run, notify, t, refresh, renameTemplate, deleteTemplate, deleteMerge, copyTemplate, importTemplate, deleteSheet, deleteMergeFiles]);
 }
 
 export type TemplateActions = ReturnType<typeof useTemplateActions>;
