@@ -3,10 +3,9 @@
  * /wizard/<id>; an existing template shows its thumbnail and page count and can have its file
  * replaced (placeholders stay). A locked PDF opens the decrypt dialog.
  */
-import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Box, Button, Card, CardContent, Chip, Skeleton, Stack, Typography } from '@mui/material';
 import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
 import type { TemplateDetail } from '@sheaf/shared';
@@ -15,36 +14,17 @@ import { api } from '../../api/client.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
 import { useNotify } from '../../app/snackbar.tsx';
 import { useThumbnail } from '../home/useThumbnail.ts';
+import { thumbnailArrivalQuery } from './api.ts';
 import WizardDropzone from './WizardDropzone.tsx';
 import { useMaxUploadBytes, useRunStep } from './wizardHooks.ts';
 import { templateReceived, useWizardDetail } from './templateDetail.ts';
 import { setOpenEncryptionDialog } from './wizardSlice.ts';
 
-/** The server renders the thumbnail after answering the upload: ask again a few times until it is there. */
+/** The server renders the thumbnail after answering the upload: the template is asked for again until it is there. */
 function useThumbnailArrival(template: TemplateDetail): void {
-  const dispatch = useAppDispatch();
   const waiting = template.thumbnailUrl === null && !template.isEncrypted;
-  useEffect(() => {
-    if (!waiting) return;
-    const controller = new AbortController();
-    let tries = 0;
-    let timer: ReturnType<typeof setTimeout>;
-    const check = async () => {
-      const detail = await api.call('getTemplate', { params: { id: template.id }, signal: controller.signal }).catch(() => null);
-      if (controller.signal.aborted) return;
-      if (detail?.thumbnailUrl) dispatch(templateReceived(detail));
-      else if (++tries < THUMBNAIL_CHECKS) timer = setTimeout(() => void check(), THUMBNAIL_CHECK_MS);
-    };
-    timer = setTimeout(() => void check(), THUMBNAIL_CHECK_MS);
-    return () => {
-      controller.abort();
-      clearTimeout(timer);
-    };
-  }, [waiting, template.id, dispatch]);
+  useQuery({ ...thumbnailArrivalQuery(template.id), enabled: waiting });
 }
-
-const THUMBNAIL_CHECKS = 10;
-const THUMBNAIL_CHECK_MS = 1_500;
 
 function TemplateCard({ template }: { template: TemplateDetail }) {
   const { t } = useTranslation('wizard');

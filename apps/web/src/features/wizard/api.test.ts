@@ -9,12 +9,12 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { environmentManager, onlineManager, QueryClient, QueryObserver, type QueryObserverOptions } from '@tanstack/react-query';
-import { REPORT_POLL_MS, type MailingReport, type Merge } from '@sheaf/shared';
+import { REPORT_POLL_MS, type MailingReport, type Merge, type TemplateDetail } from '@sheaf/shared';
 import { api, ApiError } from '../../api/client.ts';
 import { queryKeys } from '../../api/queryKeys.ts';
 import { meQuery } from '../../api/routeQuery.ts';
 import { mailingReportQuery } from '../email/api.ts';
-import { mailingMergeOf, mergeAnswered, mergeQuery, runningMergeOf } from './api.ts';
+import { mailingMergeOf, mergeAnswered, mergeQuery, runningMergeOf, THUMBNAIL_CHECK_MS, THUMBNAIL_CHECKS, thumbnailArrivalQuery } from './api.ts';
 import { POLL_INTERVAL_MS } from './mergeRules.ts';
 
 const TEMPLATE = 'T'.repeat(20);
@@ -159,6 +159,33 @@ describe('the merge progress query', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(queryClient.getQueryData(queryKeys.merges.one(TEMPLATE, MERGE))).toMatchObject({ status: 'completed' });
     expect(server.count('me')).toBe(1);
+  });
+});
+
+describe("a new template's thumbnail", () => {
+  const uploaded = (thumbnailUrl: string | null) => ({ id: TEMPLATE, name: 'a.pdf', isEncrypted: false, thumbnailUrl }) as unknown as TemplateDetail;
+
+  it('is asked for every THUMBNAIL_CHECK_MS until the server has it, and the cached template shows it', async () => {
+    queryClient.setQueryData(queryKeys.templates.detail(TEMPLATE), uploaded(null));
+    const server = serve({ getTemplate: [() => Promise.resolve(uploaded(null)), () => Promise.resolve(uploaded('/v1/templates/x/thumbnail'))] });
+    observe<TemplateDetail>(thumbnailArrivalQuery(TEMPLATE));
+    await vi.advanceTimersByTimeAsync(THUMBNAIL_CHECK_MS - 1);
+    expect(server.count('getTemplate')).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(server.count('getTemplate')).toBe(1);
+    await vi.advanceTimersByTimeAsync(THUMBNAIL_CHECK_MS);
+    expect(server.count('getTemplate')).toBe(2);
+    expect(queryClient.getQueryData<TemplateDetail>(queryKeys.templates.detail(TEMPLATE))?.thumbnailUrl).toBe('/v1/templates/x/thumbnail');
+    await vi.advanceTimersByTimeAsync(10 * THUMBNAIL_CHECK_MS);
+    expect(server.count('getTemplate')).toBe(2);
+  });
+
+  it('is given up after THUMBNAIL_CHECKS answers without one', async () => {
+    queryClient.setQueryData(queryKeys.templates.detail(TEMPLATE), uploaded(null));
+    const server = serve({ getTemplate: Array.from({ length: 50 }, () => () => Promise.resolve(uploaded(null))) });
+    observe<TemplateDetail>(thumbnailArrivalQuery(TEMPLATE));
+    await vi.advanceTimersByTimeAsync(50 * THUMBNAIL_CHECK_MS);
+    expect(server.count('getTemplate')).toBe(THUMBNAIL_CHECKS);
   });
 });
 

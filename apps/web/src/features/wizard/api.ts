@@ -98,3 +98,23 @@ export function runningMergeOf(merges: readonly Merge[]): Merge | null {
 export function mailingMergeOf(merges: readonly Merge[]): Merge | null {
   return merges.find((merge) => (merge.mailingStatus === 'queued' || merge.mailingStatus === 'sending') && !merge.madeViaApi && merge.status === 'completed') ?? null;
 }
+
+/** After an upload the server renders the thumbnail in the background: the template is asked for again this often... */
+export const THUMBNAIL_CHECK_MS = 1_500;
+/** ...at most this many times. */
+export const THUMBNAIL_CHECKS = 10;
+
+/**
+ * The wizard's template polled (through its own query) until the server has its thumbnail; every
+ * answer replaces the cached template, so the card shows the picture as soon as it exists.
+ */
+export const thumbnailArrivalQuery = (templateId: string) => queryOptions({
+  ...templateDetailQuery(templateId),
+  refetchInterval: (query) => {
+    const detail = query.state.data;
+    if (!detail || detail.thumbnailUrl !== null || detail.isEncrypted) return false;
+    // dataUpdateCount counts the first answer (or the upload's copy) too.
+    return query.state.dataUpdateCount + query.state.errorUpdateCount > THUMBNAIL_CHECKS ? false : THUMBNAIL_CHECK_MS;
+  },
+  refetchIntervalInBackground: true,
+});
