@@ -7,7 +7,7 @@ import { Alert, Box, Divider, Paper } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import type { ExcelMeta, Placeholder, TemplateDetail } from '@sheaf/shared';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
-import { templateReceived } from '../wizard/templateDetail.ts';
+import { patchTemplateDetail, templateReceived } from '../wizard/templateDetail.ts';
 import type { PDFDocumentProxy } from '../../lib/pdf.ts';
 import { pageSizeOf, type Size } from './geometry.ts';
 import { addPlaceholder, excelKey, select, selectEditorDoc, selectPlaceholders, selectSelection } from './editorSlice.ts';
@@ -21,7 +21,6 @@ import PlaceholderList from './PlaceholderList.tsx';
 import PropertiesPanel from './PropertiesPanel.tsx';
 import PreviewDialog from './PreviewDialog.tsx';
 import HeaderRowDialog from './HeaderRowDialog.tsx';
-import type { TemplateImage } from './ImageFields.tsx';
 
 interface EditorProps {
   template: TemplateDetail;
@@ -39,7 +38,6 @@ export default function Editor({ template, excel, pages, pdf, pdfError }: Editor
   const placeholders = useAppSelector(selectPlaceholders);
   const view = useRef<PagesViewHandle>(null);
   const [headerRowOpen, setHeaderRowOpen] = useState(false);
-  const [images, setImages] = useState<TemplateImage[]>(template.images);
   const fonts = useCustomFonts();
   const customFonts = useMemo(() => fonts.data?.fonts.map((font) => font.name) ?? [], [fonts.data]);
   const usedFonts = useMemo(() => placeholders.map((item) => item.fontFamily), [placeholders]);
@@ -95,7 +93,7 @@ export default function Editor({ template, excel, pages, pdf, pdfError }: Editor
         </Box>
         <PagesView ref={view} pdf={pdf} pages={pages} headings={headings} customFonts={customFonts} loadedFonts={loadedFonts} />
         <Box sx={{ width: 300, flex: 'none', borderLeft: 1, borderColor: 'divider', overflow: 'auto' }}>
-          <PropertiesPanel templateId={template.id} selected={selected} headings={headings} pages={pages} customFonts={customFonts} images={images} onImagesChange={setImages} />
+          <PropertiesPanel templateId={template.id} selected={selected} headings={headings} pages={pages} customFonts={customFonts} images={template.images} onImagesChange={(images) => patchTemplateDetail(template.id, { images })} />
         </Box>
       </Box>
       {readable ? <PreviewDialog key={excelKey(readable)} templateId={template.id} excel={readable} /> : null}
