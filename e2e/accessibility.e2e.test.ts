@@ -2,31 +2,21 @@
  * Accessibility: no serious or critical axe-core violation of WCAG 2.1 A and AA on any screen,
  * signed out (login, register, reset password, not found) and signed in (home as grid and list,
  * each wizard step and its dialogs, account, senders and the add-sender dialog, email report, help).
+ * The mailing's report and the email report page with messages are checked in email.e2e.test.ts.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { browserSession, TEST_TIMEOUT } from './support/session.ts';
 import { tempFile, xlsx } from './support/flows.ts';
-import { addTemplate, createAccount, fixture, logIn, settle } from './support/screens.ts';
+import { seriousViolations } from './support/axe.ts';
+import { addTemplate, createAccount, fixture, logIn } from './support/screens.ts';
 
 const session = browserSession();
 const { freshPage } = session;
 
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-
-/** The serious and critical violations on the page as it is now: rule id, impact and the elements. */
-async function violations(page: Page): Promise<string[]> {
-  await settle(page);
-  const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-  return result.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
-
 /** Checks the screen and records what it found under its name (all screens are checked, then compared). */
 async function check(found: Record<string, string[]>, name: string, page: Page): Promise<void> {
-  const list = await violations(page);
+  const list = await seriousViolations(page);
   if (list.length > 0) found[name] = list;
 }
 

@@ -3,7 +3,8 @@
  * test starts: add and verify an smtp sender through the dialog (a wrong password first), compose a
  * message whose subject has a column tag, send 20 documents, and check that the server received 20
  * messages, each with its own row's PDF and its tag filled; the wizard's report, the /email-report
- * page and its CSV export (visible columns only) show them. Screenshots: e2e/screenshots/email-*.png.
+ * page and its CSV export (visible columns only) show them, with no serious accessibility finding.
+ * Screenshots: e2e/screenshots/email-*.png.
  */
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -16,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import { launchBrowser, newContext, ROOT, screenshot, startApp, type RunningApp } from './support/app.ts';
 import { pdfText, saveDownload, tempFile, xlsx } from './support/flows.ts';
 import { addTemplate, createAccount, logIn, type Account } from './support/screens.ts';
+import { seriousViolations } from './support/axe.ts';
 
 const run = promisify(execFile);
 const SINK_LOGIN = { user: 'sheaf-sink', pass: 'sink-secret-42' };
@@ -175,6 +177,8 @@ describe('emailing documents in the browser', { timeout: 240_000 }, () => {
     // Subjects with their tag filled (the grid renders the rows in view).
     await view.getByRole('gridcell', { name: /^Your document, Person \d+$/ }).first().waitFor();
     await screenshot(page, 'email-4-wizard-report');
+    // Accessible with its status chips (the Accepted chip was 3.85:1): no serious or critical axe finding.
+    expect(await seriousViolations(page)).toEqual([]);
   });
 
   it('delivered 20 messages to the mail server, each with its own row\'s PDF and its subject filled', async () => {
@@ -203,6 +207,7 @@ describe('emailing documents in the browser', { timeout: 240_000 }, () => {
     await expect.poll(() => grid.getAttribute('aria-rowcount')).toBe('21');
     await expect.poll(() => page.getByTestId('tile-total').textContent()).toContain('20');
     await screenshot(page, 'email-5-report');
+    expect(await seriousViolations(page)).toEqual([]);
 
     // A filter narrows the table, and the export, to what is shown.
     await page.getByRole('textbox', { name: 'Recipient contains' }).fill('person2');
@@ -232,5 +237,6 @@ describe('emailing documents in the browser', { timeout: 240_000 }, () => {
     await history.getByRole('gridcell', { name: 'Queued', exact: true }).first().waitFor();
     await history.getByRole('gridcell', { name: /^250 / }).waitFor();
     await screenshot(page, 'email-6-history');
+    expect(await seriousViolations(page)).toEqual([]);
   });
 });
