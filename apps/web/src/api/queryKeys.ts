@@ -21,6 +21,8 @@ export const queryKeys = {
     /** Every template's details (the wizard drops them when it closes). */
     details: () => ['templates', 'detail'] as const,
     detail: (id: string) => ['templates', 'detail', id] as const,
+    /** The first page's picture (an object URL); a new thumbnail URL is a new file. */
+    thumbnail: (id: string, thumbnailUrl: string) => ['templates', 'thumbnail', id, thumbnailUrl] as const,
     /** The PDF's bytes for the editor; a new checksum is a new file. */
     bytes: (id: string, checksum: string) => ['templates', 'bytes', id, checksum] as const,
     /** The attached spreadsheet's first rows; a different sheet (name, size, header row) is another key. */

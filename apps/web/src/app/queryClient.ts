@@ -2,6 +2,18 @@
 import { QueryClient } from '@tanstack/react-query';
 import { ApiError } from '../api/client.ts';
 
+/**
+ * Queries whose data is an object URL (meta.objectUrl: a picture fetched with the bearer token) free
+ * it when the cache drops them (unused for gcTime, replaced by a newer file's key, or signed out).
+ */
+export function revokeObjectUrlsOnRemoval(client: QueryClient): () => void {
+  return client.getQueryCache().subscribe((event) => {
+    if (event.type !== 'removed' || !event.query.meta?.objectUrl) return;
+    const url: unknown = event.query.state.data;
+    if (typeof url === 'string') URL.revokeObjectURL(url);
+  });
+}
+
 export const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
@@ -12,3 +24,5 @@ export const queryClient = new QueryClient({
     mutations: { retry: false },
   },
 });
+
+revokeObjectUrlsOnRemoval(queryClient);

@@ -1,25 +1,20 @@
-import { useEffect, useState } from 'react';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
+import { queryKeys } from '../../api/queryKeys.ts';
 
 /**
  * Thumbnails need the bearer token, so an <img src> cannot load them: they are fetched as blobs and
- * shown through object URLs, kept in memory per template and thumbnail URL (the URL changes when
- * the template file does). An older URL of the same template is released.
+ * shown through object URLs, cached per template and thumbnail URL (the URL changes when the
+ * template's file does). The cache frees an object URL when it drops the query (app/queryClient.ts).
  */
-const cache = new Map<string, { key: string; url: Promise<string> }>();
-
-function thumbnailObjectUrl(templateId: string, key: string): Promise<string> {
-  const cached = cache.get(templateId);
-  if (cached?.key === key) return cached.url;
-  if (cached) void cached.url.then((old) => URL.revokeObjectURL(old), () => undefined);
-  const url = api.blob('thumbnail', { params: { id: templateId } }).then((blob) => URL.createObjectURL(blob));
-  // A failure is not cached: the next render of the card tries again.
-  url.catch(() => {
-    if (cache.get(templateId)?.url === url) cache.delete(templateId);
-  });
-  cache.set(templateId, { key, url });
-  return url;
-}
+export const thumbnailQuery = (templateId: string, thumbnailUrl: string) => queryOptions({
+  queryKey: queryKeys.templates.thumbnail(templateId, thumbnailUrl),
+  queryFn: async ({ signal }) => URL.createObjectURL(await api.blob('thumbnail', { params: { id: templateId }, signal })),
+  meta: { objectUrl: true },
+  staleTime: Infinity,
+  // A failure is not kept: the next time the card shows, it tries again.
+  retry: false,
+});
 
 export interface ThumbnailLoad {
   /** The object URL, or null while loading, when the template has none, or when it failed. */
@@ -30,23 +25,9 @@ export interface ThumbnailLoad {
 
 /** The template's first-page thumbnail and whether it is still on its way. */
 export function useThumbnailLoad(templateId: string, thumbnailUrl: string | null): ThumbnailLoad {
-  const [loaded, setLoaded] = useState<{ key: string; url: string | null } | null>(null);
-  const key = thumbnailUrl ? `${templateId} ${thumbnailUrl}` : null;
-
-  useEffect(() => {
-    if (!key) return;
-    let live = true;
-    thumbnailObjectUrl(templateId, key).then(
-      (url) => live && setLoaded({ key, url }),
-      () => live && setLoaded({ key, url: null }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [templateId, key]);
-
-  const settled = key !== null && loaded?.key === key;
-  return { src: settled ? loaded.url : null, pending: key !== null && !settled };
+  const thumbnail = useQuery({ ...thumbnailQuery(templateId, thumbnailUrl ?? ''), enabled: thumbnailUrl !== null });
+  if (thumbnailUrl === null) return { src: null, pending: false };
+  return { src: thumbnail.data ?? null, pending: thumbnail.isPending && !thumbnail.isError };
 }
 
 /** The object URL of the template's first-page thumbnail, or null while loading, missing or failed. */
