@@ -2,7 +2,7 @@
  * The accessibility check of the browser tests: axe-core on the page as it is now, WCAG 2.1 A and AA,
  * reporting only serious and critical violations (rule, impact and the elements it found).
  */
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { settle } from './screens.ts';
 
