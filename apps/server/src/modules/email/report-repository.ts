@@ -28,30 +28,33 @@ export async function listMailingMessages(q: Queryable, ownerId: string, mergeId
   return q.query<ReportRow>(`SELECT ${REPORT_COLUMNS} FROM mail_messages m WHERE m.owner_id = $1 AND m.merge_id = $2 ORDER BY m.document_index`, [ownerId, mergeId]);
 }
 
-/** Messages of these accounts made since `since`, newest first, with their owner's address. */
-export async function listRecentMessages(q: Queryable, ownerIds: readonly string[], since: Date): Promise<ReportRow[]> {
+// Who sent a message: the user who started its merge (the account owner for merges from before actors were kept).
+const SENT_BY = 'COALESCE(g.actor_id, m.owner_id)';
+
+/**
+ * Messages of the account made since `since`, newest first, with the address of the user who sent
+ * them; `actorId` narrows them to that user's (null: everyone's in the account).
+ */
+export async function listRecentMessages(q: Queryable, ownerId: string, actorId: string | null, since: Date): Promise<ReportRow[]> {
   return q.query<ReportRow>(
-    `SELECT ${REPORT_COLUMNS}, u.email AS owner_email FROM mail_messages m JOIN users u ON u.id = m.owner_id
-     WHERE m.owner_id = ANY($1::text[]) AND m.created_at >= $2 ORDER BY m.updated_at DESC, m.id`,
-    [ownerIds, since],
+    `SELECT ${REPORT_COLUMNS}, u.email AS owner_email
+       FROM mail_messages m JOIN merges g ON g.id = m.merge_id AND g.owner_id = m.owner_id JOIN users u ON u.id = ${SENT_BY}
+      WHERE m.owner_id = $1 AND ($2::text IS NULL OR ${SENT_BY} = $2) AND m.created_at >= $3
+      ORDER BY m.updated_at DESC, m.id`,
+    [ownerId, actorId, since],
   );
 }
 
-/** The account and, when it is an admin (no parent), its users. */
-export async function accountAndUsers(q: Queryable, uid: string): Promise<string[]> {
-  const rows = await q.query<{ id: string }>(
-    `SELECT id FROM users WHERE id = $1 UNION SELECT c.id FROM users c JOIN users p ON p.id = c.parent_uid WHERE p.id = $1 AND p.parent_uid IS NULL`,
-    [uid],
+/** The history of one message of the account (`actorId`: only if that user sent it). */
+export async function messageHistory(q: Queryable, ownerId: string, actorId: string | null, messageId: string): Promise<HistoryRow[] | undefined> {
+  const found = await q.query(
+    `SELECT 1 FROM mail_messages m JOIN merges g ON g.id = m.merge_id AND g.owner_id = m.owner_id
+      WHERE m.id = $1 AND m.owner_id = $2 AND ($3::text IS NULL OR ${SENT_BY} = $3)`,
+    [messageId, ownerId, actorId],
   );
-  return rows.map((row) => row.id);
-}
-
-/** The history of one message the reader may see (their own, or one of their users'). */
-export async function messageHistory(q: Queryable, readerIds: readonly string[], messageId: string): Promise<HistoryRow[] | undefined> {
-  const owner = await q.query('SELECT 1 FROM mail_messages WHERE id = $1 AND owner_id = ANY($2::text[])', [messageId, readerIds]);
-  if (owner.length === 0) return undefined;
+  if (found.length === 0) return undefined;
   return q.query<HistoryRow>(
-    'SELECT message_id, status, detail, created_at FROM mail_events WHERE message_id = $1 AND owner_id = ANY($2::text[]) ORDER BY id',
-    [messageId, readerIds],
+    'SELECT message_id, status, detail, created_at FROM mail_events WHERE message_id = $1 AND owner_id = $2 ORDER BY id',
+    [messageId, ownerId],
   );
 }

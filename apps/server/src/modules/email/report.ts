@@ -6,9 +6,9 @@ import type { AppContext } from '../../context.ts';
 import { findMerge } from '../merges/index.ts';
 import { mailingStatusesOf, snapshotOf } from './mailing.ts';
 import { findMailing } from './mailing-repository.ts';
-import { accountAndUsers, listMailingMessages, listRecentMessages, messageHistory, type ReportRow } from './report-repository.ts';
+import { listMailingMessages, listRecentMessages, messageHistory, type ReportRow } from './report-repository.ts';
 import { reportedStatus } from './status.ts';
-import { accountFor, type Principal } from '../../access/index.ts';
+import { accountFor, can, type Principal } from '../../access/index.ts';
 
 function toEvent(row: ReportRow, withOwner: boolean): EmailEvent {
   return {
@@ -59,16 +59,18 @@ export async function mailingReport(ctx: AppContext, principal: Principal, templ
 
 export async function emailReport(ctx: AppContext, principal: Principal, scope: 'me' | 'all', days: number): Promise<EmailReport> {
   const uid = accountFor(principal, 'merges:read');
-  // scope=all is an admin's view of their users; anyone else gets their own messages.
-  const owners = scope === 'all' ? await accountAndUsers(ctx.db, uid) : [uid];
+  // scope=all is the admin's view of everyone in the account (their child users too); anyone else,
+  // and scope=me, gets the messages they sent themselves.
+  const everyone = scope === 'all' && can(principal, 'users:manage');
   const since = new Date(Date.now() - Math.min(days, EMAIL_REPORT_DAYS) * 86_400_000);
-  const events = (await listRecentMessages(ctx.db, owners, since)).map((row) => toEvent(row, scope === 'all'));
+  const events = (await listRecentMessages(ctx.db, uid, everyone ? null : principal.actorId, since)).map((row) => toEvent(row, scope === 'all'));
   return { events, eventCounts: countEvents(events), since: since.toISOString() };
 }
 
 export async function messageEvents(ctx: AppContext, principal: Principal, messageId: string) {
   const uid = accountFor(principal, 'merges:read');
-  const history = await messageHistory(ctx.db, await accountAndUsers(ctx.db, uid), messageId);
+  // The admin may open any message of the account; a child user only their own.
+  const history = await messageHistory(ctx.db, uid, can(principal, 'users:manage') ? null : principal.actorId, messageId);
   if (!history) throw new SheafError('email/message-not-found');
   return {
     events: history.map((row) => ({ messageId: row.message_id, status: reportedStatus(row.status), date: new Date(row.created_at).toISOString(), detail: row.detail })),

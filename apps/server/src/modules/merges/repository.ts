@@ -7,6 +7,8 @@ export interface MergeRow {
   id: string;
   template_id: string;
   owner_id: string;
+  /** Who started it; null on merges from before actors were kept (the owner). */
+  actor_id: string | null;
   status: MergeStatus;
   request: StoredRequest;
   is_combined_output: boolean;
@@ -31,6 +33,8 @@ export interface NewMerge {
   id: string;
   templateId: string;
   ownerId: string;
+  /** The user who started it (a child user starts merges in the parent's account). */
+  actorId: string;
   request: StoredRequest;
   isCombinedOutput: boolean;
   total: number;
@@ -39,9 +43,9 @@ export interface NewMerge {
 /** Inserts the merge unless its id exists; returns whether this call created it. */
 export async function insertMerge(q: Queryable, merge: NewMerge): Promise<boolean> {
   const rows = await q.query(
-    `INSERT INTO merges (id, template_id, owner_id, status, request, is_combined_output, total)
-     VALUES ($1, $2, $3, 'queued', $4::jsonb, $5, $6) ON CONFLICT (id) DO NOTHING RETURNING id`,
-    [merge.id, merge.templateId, merge.ownerId, JSON.stringify(merge.request), merge.isCombinedOutput, merge.total],
+    `INSERT INTO merges (id, template_id, owner_id, actor_id, status, request, is_combined_output, total)
+     VALUES ($1, $2, $3, $4, 'queued', $5::jsonb, $6, $7) ON CONFLICT (id) DO NOTHING RETURNING id`,
+    [merge.id, merge.templateId, merge.ownerId, merge.actorId, JSON.stringify(merge.request), merge.isCombinedOutput, merge.total],
   );
   return rows.length === 1;
 }

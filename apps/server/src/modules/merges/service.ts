@@ -78,6 +78,7 @@ export async function startMerge(ctx: AppContext, principal: Principal, template
       id: request.mergeId,
       templateId,
       ownerId,
+      actorId: principal.actorId,
       request: storedRequest(ctx.config.encryptionKey, request, selection, watermark, email),
       isCombinedOutput: options.isCombinedOutput,
       total,
