@@ -24,7 +24,7 @@ import RowsSelection from './RowsSelection.tsx';
 import { creditsVerdict } from './mergeRules.ts';
 import { fileNameProblem, normalizedProtection, passwordProblems, type FieldProblem } from './outputRules.ts';
 import { useMergeActions } from './useMergeProgress.ts';
-import { outputMutation, useWizardDetail } from './templateDetail.ts';
+import { outputMutation, showOutputChange, useWizardDetail } from './templateDetail.ts';
 import { mailingTriggered, rowSelectionChanged, setAutoStartMerge, sheetBounds } from './wizardSlice.ts';
 import EmailOptions from '../email/EmailOptions.tsx';
 import MailingView from '../email/MailingView.tsx';
@@ -70,9 +70,10 @@ export default function Step4Generate() {
   // Shown at once, put back if the server refuses (templateDetail.ts).
   const { mutateAsync: saveOutput } = useMutation(outputMutation(queryClient));
   async function save(patch: Partial<TemplateOutputSettings>, messages?: { success: string; failure: string }) {
-    if (!template) return;
+    const change = template ? showOutputChange(template.id, patch, queryClient) : null;
+    if (!change) return;
     try {
-      await saveOutput({ templateId: template.id, patch });
+      await saveOutput(change);
       if (messages) notify('success', messages.success);
     } catch (error) {
       notify('error', `${messages?.failure ?? t('output.saveFailure')} ${translateError(error, t)}`);

@@ -9,7 +9,7 @@ import { MutationObserver, QueryClient } from '@tanstack/react-query';
 import type { ExcelMeta, TemplateDetail } from '@sheaf/shared';
 import { configureStore } from '@reduxjs/toolkit';
 import { api, ApiError } from '../../api/client.ts';
-import { outputMutation, patchTemplateDetail, sheetReceived, templateReceived, wizardDetailNow } from './templateDetail.ts';
+import { outputMutation, patchTemplateDetail, sheetReceived, showOutputChange, templateReceived, wizardDetailNow } from './templateDetail.ts';
 import wizard, { rowSelectionChanged, templateUnlocked } from './wizardSlice.ts';
 
 const ID = 'T'.repeat(20);
@@ -63,8 +63,10 @@ describe("the wizard's template in the query cache", () => {
     store.dispatch(templateReceived(template(), client));
     let refuse: (error: unknown) => void = () => undefined;
     vi.spyOn(api, 'call').mockReturnValue(new Promise((_, reject) => (refuse = reject)) as never);
-    const saving = new MutationObserver(client, outputMutation(client)).mutate({ templateId: ID, patch: { isCombinedOutput: true } });
-    await vi.waitFor(() => expect(wizardDetailNow(ID, client)?.output.isCombinedOutput).toBe(true));
+    const change = showOutputChange(ID, { isCombinedOutput: true }, client);
+    // At once, in the same event as the click: a controlled radio would flick back otherwise.
+    expect(wizardDetailNow(ID, client)?.output.isCombinedOutput).toBe(true);
+    const saving = new MutationObserver(client, outputMutation(client)).mutate(change!);
     refuse(new ApiError({ status: 409, code: 'template/merge-in-progress', message: 'busy' }));
     await expect(saving).rejects.toBeInstanceOf(ApiError);
     expect(wizardDetailNow(ID, client)?.output.isCombinedOutput).toBe(false);
@@ -75,7 +77,7 @@ describe("the wizard's template in the query cache", () => {
     store.dispatch(templateReceived(template(), client));
     const normalised = { ...template().output, isCombinedOutput: true, fileNamePattern: '{{First}}' };
     vi.spyOn(api, 'call').mockResolvedValue(template({ output: normalised }) as never);
-    await new MutationObserver(client, outputMutation(client)).mutate({ templateId: ID, patch: { isCombinedOutput: true, fileNamePattern: '{{First}} ' } });
+    await new MutationObserver(client, outputMutation(client)).mutate(showOutputChange(ID, { isCombinedOutput: true, fileNamePattern: '{{First}} ' }, client)!);
     expect(wizardDetailNow(ID, client)?.output).toEqual(normalised);
   });
 });

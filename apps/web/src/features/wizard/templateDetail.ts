@@ -1,8 +1,8 @@
 /**
  * The template open in the wizard lives in the query cache (queryKeys.templates.detail): the wizard
  * page loads it (useWizardTemplate), every server answer that carries a new copy replaces it
- * (templateReceived), a new spreadsheet patches it (sheetReceived) and the output settings are saved
- * through an optimistic mutation (outputMutation). Redux keeps only its id and what the wizard
+ * (templateReceived), a new spreadsheet patches it (sheetReceived) and the output settings are shown
+ * at once and saved through a mutation that puts them back on refusal (showOutputChange, outputMutation). Redux keeps only its id and what the wizard
  * derives from it (the sheet the rows were chosen in, the decrypt dialog).
  */
 import type { Dispatch, UnknownAction } from '@reduxjs/toolkit';
@@ -54,22 +54,24 @@ export function sheetReceived(templateId: string, excel: ExcelMeta | null, clien
   };
 }
 
-type OutputChange = { templateId: string; patch: Partial<TemplateOutputSettings> };
+export type OutputChange = { templateId: string; patch: Partial<TemplateOutputSettings>; before: TemplateOutputSettings };
 
 /**
- * Saves output settings: shown at once in the cached template, put back if the server refuses,
- * and the server's own copy taken when it answers.
+ * Shows a change of output settings in the cached template at once, in the same event as the
+ * user's click (a controlled radio or field whose value waits for a later tick flicks back), and
+ * returns the change for outputMutation; null when the template is not loaded.
  */
+export function showOutputChange(templateId: string, patch: Partial<TemplateOutputSettings>, client: QueryClient = appQueryClient): OutputChange | null {
+  const before = wizardDetailNow(templateId, client)?.output;
+  if (!before) return null;
+  patchTemplateDetail(templateId, { output: { ...before, ...patch } }, client);
+  return { templateId, patch, before };
+}
+
+/** Saves a change showOutputChange made: put back if the server refuses, the server's own copy taken when it answers. */
 export const outputMutation = (client: QueryClient = appQueryClient) => mutationOptions({
   mutationKey: ['templates', 'output'],
   mutationFn: ({ templateId, patch }: OutputChange) => api.call('updateTemplate', { params: { id: templateId }, body: { templateId, output: patch } }),
-  onMutate: ({ templateId, patch }: OutputChange) => {
-    const before = wizardDetailNow(templateId, client)?.output;
-    if (before) patchTemplateDetail(templateId, { output: { ...before, ...patch } }, client);
-    return { before };
-  },
-  onError: (_error: unknown, { templateId }: OutputChange, context: { before: TemplateOutputSettings | undefined } | undefined) => {
-    if (context?.before) patchTemplateDetail(templateId, { output: context.before }, client);
-  },
+  onError: (_error: unknown, { templateId, before }: OutputChange) => patchTemplateDetail(templateId, { output: before }, client),
   onSuccess: (detail: TemplateDetail, { templateId }: OutputChange) => patchTemplateDetail(templateId, { output: detail.output }, client),
 });
