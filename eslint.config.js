@@ -37,6 +37,14 @@ export default tseslint.config(
     ...reactHooks.configs.flat.recommended,
   },
   {
+    // Server state is keyed from one factory, so related answers are invalidated together.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/api/queryKeys.ts', '**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', { selector: "Property[key.name='queryKey'] > ArrayExpression", message: 'Query keys come from api/queryKeys.ts.' }],
+    },
+  },
+  {
     // The store imports every slice: a slice importing the store (even for its RootState type) is an
     // import cycle. Slices declare the part of the state their selectors read (`WithWizard`).
     files: ['apps/web/src/**/*Slice.ts'],
