@@ -50,10 +50,17 @@ forEachDatabase((database) => {
       const detail = (await server.inject('GET', `/templates/${id}`, { token })).json as TemplateDetail;
       expect(detail).toMatchObject({ excelName: 'people.csv', excel: { totalRowCount: 3, headers: ['First', 'Last', 'City'] } });
 
-      // Replacing the file replaces the rows.
+      // The rows chosen for output stay with the same file uploaded again...
+      const range = { mode: 'range', startRow: 3, endRow: 4, specificRows: '' };
+      expect((await server.inject('PATCH', `/templates/${id}`, { token, body: { output: { rows: range } } })).status).toBe(200);
+      await uploadSheet(id, 'people.csv', PEOPLE);
+      expect(((await server.inject('GET', `/templates/${id}`, { token })).json as TemplateDetail).output.rows).toEqual(range);
+
+      // ...and replacing the file replaces the rows, and the choice goes back to all rows of the new sheet.
       await uploadSheet(id, 'two.csv', csv([['Name'], ['Zed'], ['Yve']]));
       const replaced = (await server.inject('GET', `/templates/${id}/excel`, { token })).json as ExcelSheetResponse;
       expect(replaced).toMatchObject({ excelName: 'two.csv', headers: ['Name'], excelSheet: [['Zed'], ['Yve']] });
+      expect(((await server.inject('GET', `/templates/${id}`, { token })).json as TemplateDetail).output.rows).toEqual({ mode: 'all', startRow: null, endRow: null, specificRows: '' });
     });
 
     it.each([

@@ -1,11 +1,11 @@
 /** The stored facts of a template's sheet, saved together with the template's header row. */
-import { SheafError, type ExcelMeta } from '@sheaf/shared';
+import { ALL_OUTPUT_ROWS, SheafError, type ExcelMeta } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
 import { blobLayout } from '../../adapters/blobs/layout.ts';
 import {
   findSpreadsheetRow, parseSheetCached, toExcelMeta, upsertSpreadsheetRow, type SheetData, type SpreadsheetFacts,
 } from '../spreadsheets/index.ts';
-import { updateTemplateFields } from './repository.ts';
+import { findTemplateRow, updateTemplateFields } from './repository.ts';
 
 export function factsOf(sheet: SheetData, file: { name: string; size: number; checksum: string }, headerRow: number): SpreadsheetFacts {
   return {
@@ -20,10 +20,18 @@ export function factsOf(sheet: SheetData, file: { name: string; size: number; ch
   };
 }
 
+/**
+ * Saves the sheet's facts and the template's header row. A different file than the one attached (by
+ * checksum) also resets the rows chosen for output to all rows: "rows 5-12" or "2, 7" of another sheet
+ * would pick rows the user never chose.
+ */
 export async function saveFacts(ctx: AppContext, ownerId: string, templateId: string, facts: SpreadsheetFacts): Promise<ExcelMeta> {
   await ctx.db.transaction(async (tx) => {
+    const previous = await findSpreadsheetRow(tx, ownerId, templateId);
     await upsertSpreadsheetRow(tx, ownerId, templateId, facts);
-    await updateTemplateFields(tx, ownerId, templateId, { headersRowNo: facts.headersRowNo });
+    const template = previous && previous.checksum === facts.checksum ? undefined : await findTemplateRow(tx, ownerId, templateId);
+    const output = template ? { ...template.output, rows: ALL_OUTPUT_ROWS } : undefined;
+    await updateTemplateFields(tx, ownerId, templateId, { headersRowNo: facts.headersRowNo, output });
   });
   const row = await findSpreadsheetRow(ctx.db, ownerId, templateId);
   if (!row) throw new SheafError('template/not-found'); // deleted meanwhile
