@@ -54,4 +54,31 @@ describe('the wizard reads its template from the query cache', { timeout: TEST_T
     await page.getByTestId('merge-completed').waitFor({ timeout: 90_000 });
     await counter.getByText('2 / 100').waitFor();
   });
+
+  it('the counter follows a merge that ends while the user is back home, without a reload', async () => {
+    const account = await createAccount(session.app, 'Mary');
+    const templateId = await addTemplate(session.app, account, fixture('corpus/classic-xref.pdf'));
+    const form = new FormData();
+    // The whole Free quota: long enough to be still running when home shows.
+    form.append('file', new Blob([xlsx([['Name'], ...Array.from({ length: 100 }, (_, index) => [`Person ${index + 1}`])])]), 'many.xlsx');
+    const uploaded = await fetch(`${session.app.url}/v1/templates/${templateId}/excel`, { method: 'POST', headers: { authorization: `Bearer ${account.token}` }, body: form });
+    expect(uploaded.ok, await uploaded.text()).toBe(true);
+    const page = await session.freshPage();
+    await logIn(page, session.app, account);
+    const counter = page.getByLabel('Documents generated this period');
+    await counter.getByText('0 / 100').waitFor();
+
+    await page.goto(`${session.app.url}/wizard/${templateId}?step=2`);
+    await page.getByRole('complementary', { name: 'Headings and placeholders' }).getByRole('button', { name: 'Add placeholder for Name' }).click();
+    await bar(page).getByRole('button', { name: 'Next' }).click();
+    await page.getByTestId('current-spreadsheet').getByText('100 data rows').waitFor();
+    await bar(page).getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Generate 100 documents' }).click();
+    // The merge has started (it may even have ended on a fast machine).
+    await page.getByTestId('merge-progress').or(page.getByTestId('merge-completed')).waitFor();
+    // Home while the documents are made: the library follows the merge, and the counter its end.
+    await page.getByRole('link', { name: 'Sheaf home' }).click();
+    await page.getByRole('heading', { name: 'Templates' }).waitFor();
+    await counter.getByText('100 / 100').waitFor({ timeout: 120_000 });
+  });
 });

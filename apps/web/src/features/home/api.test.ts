@@ -99,6 +99,9 @@ describe('the template list and the counter', () => {
     expect(endedMerges([template(T1, { merges: [merge('generating')] })], [template(T1, { merges: [merge('completed')] })]).map((m) => m.mergeId)).toEqual([M1]);
     expect(endedMerges(undefined, [template(T1, { merges: [merge('completed')] })])).toEqual([]);
     expect(endedMerges([template(T1, { merges: [merge('completed')] })], [template(T1, { merges: [merge('completed')] })])).toEqual([]);
+    // Started and ended between two answers (the user was in the wizard meanwhile).
+    expect(endedMerges([template(T1)], [template(T1, { merges: [merge('completed')] })]).map((m) => m.mergeId)).toEqual([M1]);
+    expect(endedMerges([template(T1)], [template(T1, { merges: [merge('generating')] })])).toEqual([]);
   });
 
   it('refreshes the signed-in user (counter chip) when a polled list shows a merge has ended', async () => {
@@ -115,6 +118,22 @@ describe('the template list and the counter', () => {
     await vi.waitFor(() => expect(queryClient.getQueryData(queryKeys.me)).toEqual({ counter: 3 }));
     expect(me).toHaveBeenCalledTimes(1);
     unsubscribeMe();
+  });
+
+  it('refreshes the user when the first list after leaving the wizard shows the merge it followed has ended', async () => {
+    // A fresh page (no earlier list): the wizard followed the merge, then the user went home.
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    clients.push(queryClient);
+    queryClient.setQueryData(queryKeys.merges.one(T1, M1), merge('generating'));
+    queryClient.setQueryData(queryKeys.me, { counter: 0 });
+    vi.spyOn(api, 'call').mockResolvedValue({ templates: [template(T1, { merges: [merge('completed')] })] } as never);
+    await queryClient.fetchQuery(templatesQuery());
+    expect(queryClient.getQueryState(queryKeys.me)?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryData(queryKeys.merges.one(T1, M1))).toMatchObject({ status: 'completed' });
+    // Seen once: the next answer changes nothing more.
+    queryClient.setQueryData(queryKeys.me, { counter: 3 });
+    await queryClient.fetchQuery({ ...templatesQuery(), staleTime: 0 });
+    expect(queryClient.getQueryState(queryKeys.me)?.isInvalidated).toBe(false);
   });
 
   it('leaves the user alone when nothing ended', async () => {

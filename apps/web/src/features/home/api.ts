@@ -16,11 +16,31 @@ export const RUNNING_MERGE_POLL_MS = 2_000;
 /** While a new template's thumbnail is being made in the background, the list is refreshed this often. */
 export const THUMBNAIL_POLL_MS = 3_000;
 
-/** Merges running in `before` that have ended in `after` (completed, failed or cancelled). */
+/**
+ * Merges that have ended (completed, failed or cancelled) since the answer `before`: running then,
+ * or not there at all (started and ended in between, e.g. while the user was in the wizard).
+ */
 export function endedMerges(before: readonly TemplateSummary[] | undefined, after: readonly TemplateSummary[]): Merge[] {
   if (!before) return [];
-  const running = new Set(before.flatMap((template) => template.merges.filter(isMergeRunning).map((merge) => merge.mergeId)));
-  return after.flatMap((template) => template.merges.filter((merge) => running.has(merge.mergeId) && !isMergeRunning(merge)));
+  const known = new Map(before.flatMap((template) => template.merges.map((merge) => [merge.mergeId, merge] as const)));
+  return after.flatMap((template) => template.merges.filter((merge) => {
+    const earlier = known.get(merge.mergeId);
+    return !isMergeRunning(merge) && (!earlier || isMergeRunning(earlier));
+  }));
+}
+
+/**
+ * Merges the wizard last saw running (their progress query is still cached) that have ended: the
+ * user left the wizard while the documents were made. Their cached progress takes the end.
+ */
+export function mergesSeenEnding(client: QueryClient, templates: readonly TemplateSummary[]): Merge[] {
+  const ended = templates.flatMap((template) => template.merges).filter((merge) => {
+    if (isMergeRunning(merge)) return false;
+    const followed = client.getQueryData<Merge>(queryKeys.merges.one(merge.templateId, merge.mergeId));
+    return followed !== undefined && isMergeRunning(followed);
+  });
+  ended.forEach((merge) => client.setQueryData(queryKeys.merges.one(merge.templateId, merge.mergeId), merge));
+  return ended;
 }
 
 /** The user's templates with their merge history. */
@@ -28,8 +48,10 @@ export const templatesQuery = () => queryOptions({
   queryKey: queryKeys.templates.list(),
   queryFn: async ({ signal, client, queryKey }) => {
     const { templates } = await api.call('listTemplates', { signal });
-    // A merge that ended while the user was elsewhere (home, another step) changed the counter too.
-    if (endedMerges(client.getQueryData<TemplateSummary[]>(queryKey), templates).length > 0) invalidateAfterMerge(client, { list: false });
+    // A merge that ended while the user was elsewhere (home, another step, out of the wizard) changed
+    // the counter too.
+    const ended = [...endedMerges(client.getQueryData<TemplateSummary[]>(queryKey), templates), ...mergesSeenEnding(client, templates)];
+    if (ended.length > 0) invalidateAfterMerge(client, { list: false });
     return templates;
   },
   refetchInterval: (query) => {

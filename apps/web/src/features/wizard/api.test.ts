@@ -151,6 +151,12 @@ describe('the merge progress query', () => {
     expect(progress.getCurrentResult()).toMatchObject({ status: 'error', error: { code: 'merge/not-found' } });
   });
 
+  it('marks the template list stale when a merge starts, so home asks again and follows the merge to its end', () => {
+    queryClient.setQueryData(queryKeys.templates.list(), []);
+    mergeAnswered(queryClient, merge('generating'));
+    expect(queryClient.getQueryState(queryKeys.templates.list())?.isInvalidated).toBe(true);
+  });
+
   it('takes the start answer of a merge that ended at once, and refreshes the counter', async () => {
     const server = serve({ me: [() => Promise.resolve({ counter: 3 })] });
     queryClient.setQueryData(queryKeys.me, { counter: 0 });

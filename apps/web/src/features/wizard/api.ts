@@ -61,13 +61,16 @@ export const mergeQuery = (templateId: string, mergeId: string) => queryOptions(
 
 /**
  * A merge answer from outside the poll (the start or cancel answer, or a merge found running after a
- * reload) goes into the same cache entry; an answer that ends a merge refreshes the counter.
+ * reload) goes into the same cache entry; an answer that ends a merge refreshes the counter. A merge
+ * that runs is in the template's history now: the list is asked for again when home shows next, so
+ * it polls the merge there and sees it end (and the counter change) if the user goes home meanwhile.
  */
 export function mergeAnswered(queryClient: QueryClient, merge: Merge): void {
   const key = queryKeys.merges.one(merge.templateId, merge.mergeId);
   const before = queryClient.getQueryData<Merge>(key);
   queryClient.setQueryData(key, merge);
   if (!isRunning(merge) && (!before || isRunning(before))) invalidateAfterMerge(queryClient);
+  else if (isRunning(merge) && !before) void queryClient.invalidateQueries({ queryKey: queryKeys.templates.list() });
 }
 
 /**
