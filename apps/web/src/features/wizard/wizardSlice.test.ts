@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ExcelMeta, Merge, TemplateDetail } from '@sheaf/shared';
+import { DEFAULT_EMAIL_SETTINGS, type ExcelMeta, type Merge, type TemplateDetail } from '@sheaf/shared';
 import reducer, {
   excelChanged, mergeOffline, mergeResumed, mergeOnline, mergeStarted, mergeUpdated, requestStep, rowSelectionChanged, stepChanged,
   templateLoaded, templateUnlocked, wizardCrumbs, wizardLeft, type WizardState,
@@ -10,11 +10,11 @@ const template = (id: string, extra: Partial<TemplateDetail> = {}): TemplateDeta
   id, name: 'letter.pdf', customName: null, templateType: 'pdf', numPages: 1, isEncrypted: false, thumbnailUrl: null, excelName: excel.excelName,
   placeholderCount: 0, createdAt: '', updatedAt: '', checksum: 'c', placeholders: [], images: [], pages: [{ width: 595, height: 842 }], headersRowNo: 1,
   output: { isCombinedOutput: false, isKeepFormOutput: true, isOnlyPlaceholdersOutput: false, isTryRepair: false, isCompressedOutput: true, fileNamePattern: '', passwordProtection: null },
-  splitButtonSelection: null, excel, email: null, ...extra,
+  splitButtonSelection: null, excel, email: DEFAULT_EMAIL_SETTINGS, ...extra,
 });
 const merge = (status: Merge['status'], extra: Partial<Merge> = {}): Merge => ({
   mergeId: 'M'.repeat(20), templateId: 'T'.repeat(20), status, total: 20, done: 5, isCombinedOutput: false, fileName: null, fileSize: null,
-  downloadUrl: null, filesDeleted: false, madeViaApi: false, issues: [], error: null, createdAt: '', finishedAt: null, ...extra,
+  downloadUrl: null, filesDeleted: false, madeViaApi: false, mailingStatus: null, issues: [], error: null, createdAt: '', finishedAt: null, ...extra,
 });
 const run = (...actions: Parameters<typeof reducer>[1][]): WizardState => actions.reduce(reducer, reducer(undefined, { type: 'init' }));
 /** The crumbs of the wizard state with its template as the query cache has it. */
