@@ -3,18 +3,17 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { isValidEmail, type User } from '@sheaf/shared';
-import { api } from '../../api/client.ts';
-import { queryKeys } from '../../api/queryKeys.ts';
+import { changeEmailMutation } from './api.ts';
 import SettingsSection from './SettingsSection.tsx';
 import { useAccountSubmit } from './useAccountSubmit.ts';
 
 /** Changing the sign-in address needs the current password. */
 export default function EmailSection({ user }: { user: User }) {
   const { t } = useTranslation('account');
-  const queryClient = useQueryClient();
+  const { mutateAsync: changeEmail } = useMutation(changeEmailMutation(useQueryClient()));
   const { busy, serverErrors, submit, clearServerError } = useAccountSubmit();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -31,12 +30,11 @@ export default function EmailSection({ user }: { user: User }) {
     setChecked(true);
     const valid = isValidEmail(email) && email.trim().toLowerCase() !== user.email && password;
     if (!valid) return;
-    await submit(() => api.call('changeEmail', { body: { email, password } }), {
+    await submit(() => changeEmail({ email, password }), {
       success: t('email.success'),
       failure: t('email.failure'),
       codeFields: { 'auth/wrong-password': 'password', 'auth/invalid-credentials': 'password', 'auth/email-already-in-use': 'email', 'auth/email-invalid': 'email' },
-      onSuccess: (updated) => {
-        queryClient.setQueryData<User>(queryKeys.me, updated);
+      onSuccess: () => {
         setEmail('');
         setPassword('');
         setChecked(false);

@@ -2,18 +2,17 @@ import { useState, type FormEvent } from 'react';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { User } from '@sheaf/shared';
-import { api } from '../../api/client.ts';
-import { queryKeys } from '../../api/queryKeys.ts';
+import { updateMeMutation } from './api.ts';
 import SettingsSection from './SettingsSection.tsx';
 import { useAccountSubmit } from './useAccountSubmit.ts';
 
 /** First name, last name and company (updateMe). */
 export default function ProfileSection({ user }: { user: User }) {
   const { t } = useTranslation('account');
-  const queryClient = useQueryClient();
+  const { mutateAsync: updateMe } = useMutation(updateMeMutation(useQueryClient()));
   const { busy, serverErrors, submit, clearServerError } = useAccountSubmit();
   const [values, setValues] = useState({ firstName: user.firstName, lastName: user.lastName, company: user.company });
   const [touched, setTouched] = useState(false);
@@ -33,11 +32,10 @@ export default function ProfileSection({ user }: { user: User }) {
     event.preventDefault();
     setTouched(true);
     if (!trimmed.firstName || !trimmed.lastName || unchanged) return;
-    await submit(() => api.call('updateMe', { body: trimmed }), {
+    await submit(() => updateMe(trimmed), {
       success: t('profile.success'),
       failure: t('profile.failure'),
       onSuccess: (updated) => {
-        queryClient.setQueryData<User>(queryKeys.me, updated);
         setValues({ firstName: updated.firstName, lastName: updated.lastName, company: updated.company });
         setTouched(false);
       },

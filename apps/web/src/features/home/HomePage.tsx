@@ -6,12 +6,11 @@ import Container from '@mui/material/Container';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { TemplateSummary, User } from '@sheaf/shared';
-import { api } from '../../api/client.ts';
-import { queryKeys } from '../../api/queryKeys.ts';
+import type { TemplateSummary } from '@sheaf/shared';
+import { updateMeMutation } from '../account/api.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useNotify } from '../../app/snackbar.tsx';
 import { useCurrentUser } from '../auth/useCurrentUser.ts';
@@ -35,7 +34,7 @@ export default function HomePage() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const notify = useNotify();
-  const queryClient = useQueryClient();
+  const { mutateAsync: updateMe } = useMutation(updateMeMutation(useQueryClient()));
   const templates = useTemplates();
   const user = useCurrentUser().data;
   const actions = useTemplateActions();
@@ -47,10 +46,7 @@ export default function HomePage() {
   const changeView = (next: HomeView) => {
     dispatch(setView(next));
     // Remembered on the account, so the next visit (any device) opens in the same view.
-    api.call('updateMe', { body: { view: next } }).then(
-      (updated) => queryClient.setQueryData<User>(queryKeys.me, updated),
-      () => notify('error', t('view.failure')),
-    );
+    updateMe({ view: next }).catch(() => notify('error', t('view.failure')));
   };
 
   const onAction = (action: TemplateMenuAction, template: TemplateSummary) => {
