@@ -1,6 +1,6 @@
 /** All SQL of merges. Every query that reads or changes a user's merge filters on its owner. */
 import type { Queryable } from '../../adapters/db/types.ts';
-import { PlaceholderListSchema, type MergeStatus, type Placeholder } from '@sheaf/shared';
+import type { MergeStatus } from '@sheaf/shared';
 import type { StoredRequest } from './request.ts';
 
 export interface MergeRow {
@@ -78,22 +78,18 @@ export async function listMerges(q: Queryable, ownerId: string, templateIds: rea
   );
 }
 
-export async function templateExists(q: Queryable, ownerId: string, templateId: string): Promise<boolean> {
-  const rows = await q.query('SELECT 1 FROM templates WHERE id = $1 AND owner_id = $2', [templateId, ownerId]);
-  return rows.length > 0;
+/** Merges of the template that are queued or running: while any exists, the template and its sheet stay. */
+export async function countActiveMerges(q: Queryable, ownerId: string, templateId: string): Promise<number> {
+  const rows = await q.query<{ count: number | string }>(
+    `SELECT count(*) AS count FROM merges WHERE owner_id = $1 AND template_id = $2 AND status IN ('queued', 'generating')`,
+    [ownerId, templateId],
+  );
+  return Number(rows[0]?.count ?? 0);
 }
 
-/** The template's placeholders, as a merge needs them to be checked before it starts. */
-export async function findTemplateForMerge(q: Queryable, ownerId: string, templateId: string): Promise<{ placeholders: Placeholder[] } | undefined> {
-  const [row] = await q.query<{ placeholders: unknown }>('SELECT placeholders FROM templates WHERE id = $1 AND owner_id = $2', [templateId, ownerId]);
-  if (!row) return undefined;
-  const parsed = PlaceholderListSchema.safeParse(row.placeholders ?? []);
-  return { placeholders: parsed.success ? parsed.data : [] };
-}
-
-/** Serialises merge starts of one template (inside a transaction). */
-export async function lockTemplate(q: Queryable, ownerId: string, templateId: string): Promise<void> {
-  await q.query('SELECT id FROM templates WHERE id = $1 AND owner_id = $2 FOR UPDATE', [templateId, ownerId]);
+export async function listMergeIdsOfTemplate(q: Queryable, ownerId: string, templateId: string): Promise<string[]> {
+  const rows = await q.query<{ id: string }>('SELECT id FROM merges WHERE owner_id = $1 AND template_id = $2', [ownerId, templateId]);
+  return rows.map((row) => row.id);
 }
 
 /** queued -> generating, at the start of each attempt (a re-run starts over from 0). */

@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream';
 import type { SheetData } from '@sheaf/engine';
 import type { AppContext } from '../../context.ts';
 import { loadSheet } from '../spreadsheets/index.ts';
-import { listSummaries } from '../templates/index.ts';
+import { listSummaries, lockTemplateRow, requireTemplate } from '../templates/index.ts';
 import { followUpOf } from './hooks.ts';
 import './events.ts';
 import { currentPeriod, getCredits } from '../users/index.ts';
@@ -37,8 +37,7 @@ export async function startMerge(ctx: AppContext, principal: Principal, template
   // The client picks the id, so a retried request returns the merge it already started.
   const existing = await existingMerge(ctx, ownerId, templateId, request.mergeId);
   if (existing) return toMergeDto(ctx, existing);
-  const template = await repo.findTemplateForMerge(ctx.db, ownerId, templateId);
-  if (!template) throw new SheafError('template/not-found');
+  const template = await requireTemplate(ctx, ownerId, templateId); // template/not-found
   if (await repo.findActiveMerge(ctx.db, ownerId, templateId)) throw new SheafError('merge/in-progress');
   if (template.placeholders.length === 0) throw new SheafError('merge/no-placeholders');
 
@@ -72,7 +71,7 @@ export async function startMerge(ctx: AppContext, principal: Principal, template
   const payload: MergeJobPayload = { mergeId: request.mergeId, ownerId };
   const created = await ctx.db.transaction(async (tx) => {
     // One merge of a template at a time: the template row is locked while we look.
-    await repo.lockTemplate(tx, ownerId, templateId);
+    await lockTemplateRow(tx, ownerId, templateId);
     if (await repo.findActiveMerge(tx, ownerId, templateId)) throw new SheafError('merge/in-progress');
     const inserted = await repo.insertMerge(tx, {
       id: request.mergeId,
@@ -126,7 +125,7 @@ export async function listLibrary(ctx: AppContext, principal: Principal): Promis
 
 export async function listMerges(ctx: AppContext, principal: Principal, templateId: string): Promise<Merge[]> {
   const ownerId = accountFor(principal, 'merges:read');
-  if (!(await repo.templateExists(ctx.db, ownerId, templateId))) throw new SheafError('template/not-found');
+  await requireTemplate(ctx, ownerId, templateId); // template/not-found
   const rows = await repo.listMerges(ctx.db, ownerId, [templateId]);
   const mailings = await mailingStatusesOf(ctx, ownerId, rows);
   return Promise.all(rows.map((row) => toMergeDto(ctx, row, mailings.get(row.id) ?? null)));

@@ -2,12 +2,13 @@
 import { SheafError } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
 import { newId } from '../../ids.ts';
+import { findUserByEmail } from '../users/index.ts';
 import { findSpreadsheetRow, upsertSpreadsheetRow } from '../spreadsheets/index.ts';
 import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { saveEmailSettings } from './email-settings-repository.ts';
 import { emailSettingsOf } from './present.ts';
 import { scheduleThumbnail } from './pdf-tasks.ts';
-import { findUserIdByEmail, insertTemplateRow, listImageRows, markThumbnail, upsertImageRow } from './repository.ts';
+import { insertTemplateRow, listImageRows, markThumbnail, upsertImageRow } from './repository.ts';
 import { requireTemplate } from './service.ts';
 import { accountFor, type Principal } from '../../access/index.ts';
 
@@ -75,7 +76,7 @@ export async function copyTemplate(ctx: AppContext, principal: Principal, id: st
 export async function shareTemplate(ctx: AppContext, principal: Principal, id: string, email: string): Promise<void> {
   const ownerId = accountFor(principal, 'templates:write');
   const source = await requireTemplate(ctx, ownerId, id);
-  const recipient = await findUserIdByEmail(ctx.db, email);
+  const recipient = (await findUserByEmail(ctx.db, email.trim().toLowerCase()))?.id;
   if (!recipient) throw new SheafError('share/user-not-found', { email });
   if (recipient === ownerId) throw new SheafError('share/self');
   await copyInto(ctx, ownerId, id, recipient, { customName: source.custom_name, keepPasswords: false });

@@ -14,7 +14,7 @@ export { previewTemplate, MAX_PREVIEW_ROWS, type PreviewRequest } from './previe
 export { uploadSpreadsheet, getSpreadsheet, copySpreadsheet, deleteSpreadsheet } from './spreadsheet.ts';
 // The email settings live in the template's row; the email module reads and changes them here.
 export { lockEmailSettings, readEmailSettings, saveEmailSettings } from './email-settings-repository.ts';
-export type { TemplateRow } from './repository.ts';
-export type { TemplateDeleting } from './events.ts';
+export { lockTemplateRow, type TemplateRow } from './repository.ts';
+export type { TemplateDeleting, SheetDeleting } from './events.ts';
 export { registerTemplateRoutes } from './routes.ts';
 export { registerTemplateSpreadsheetRoutes } from './spreadsheet-routes.ts';

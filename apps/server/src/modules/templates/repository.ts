@@ -139,18 +139,9 @@ export async function deleteTemplateRow(db: Queryable, ownerId: string, id: stri
   await db.query('DELETE FROM templates WHERE owner_id = $1 AND id = $2', [ownerId, id]);
 }
 
-/** Merges of the template that are queued or running: while any exists, nothing may be deleted. */
-export async function countActiveMerges(db: Queryable, ownerId: string, templateId: string): Promise<number> {
-  const rows = await db.query<{ count: number | string }>(
-    `SELECT count(*) AS count FROM merges WHERE owner_id = $1 AND template_id = $2 AND status IN ('queued', 'generating')`,
-    [ownerId, templateId],
-  );
-  return Number(rows[0]?.count ?? 0);
-}
-
-export async function listMergeIds(db: Queryable, ownerId: string, templateId: string): Promise<string[]> {
-  const rows = await db.query<{ id: string }>('SELECT id FROM merges WHERE owner_id = $1 AND template_id = $2', [ownerId, templateId]);
-  return rows.map((row) => row.id);
+/** Serialises changes of one template (a merge start locks it while it looks for a running merge). */
+export async function lockTemplateRow(db: Queryable, ownerId: string, id: string): Promise<void> {
+  await db.query('SELECT id FROM templates WHERE id = $1 AND owner_id = $2 FOR UPDATE', [id, ownerId]);
 }
 
 // Images: rows carry no owner_id of their own, so every statement goes through the owner's template.
@@ -184,10 +175,4 @@ export async function deleteImageRow(db: Queryable, ownerId: string, templateId:
     [ownerId, templateId, name],
   );
   return rows.length > 0;
-}
-
-/** The account a template is shared with (emails are stored lower-cased and trimmed). */
-export async function findUserIdByEmail(db: Queryable, email: string): Promise<string | undefined> {
-  const rows = await db.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email.trim().toLowerCase()]);
-  return rows[0]?.id;
 }

@@ -12,7 +12,7 @@ import { DEFAULT_OUTPUT, mergeOutput, readOutput, storeOutput } from './output-s
 import { checkPdf, scheduleThumbnail, storeThumbnail, unlockPdf } from './pdf-tasks.ts';
 import { toDetail } from './present.ts';
 import {
-  countActiveMerges, deleteTemplateRow, findTemplateRow, insertTemplateRow, listMergeIds, updateTemplateFields, updateTemplateFile,
+  deleteTemplateRow, findTemplateRow, insertTemplateRow, updateTemplateFields, updateTemplateFile,
   type PageSize, type TemplateRow,
 } from './repository.ts';
 import { accountFor, type Principal } from '../../access/index.ts';
@@ -181,11 +181,11 @@ export async function saveSplitButtonSelection(ctx: AppContext, principal: Princ
 export async function deleteTemplate(ctx: AppContext, principal: Principal, id: string): Promise<void> {
   const ownerId = accountFor(principal, 'templates:write');
   await requireTemplate(ctx, ownerId, id);
-  if (await countActiveMerges(ctx.db, ownerId, id)) throw new SheafError('template/merge-in-progress');
-  // Other modules may refuse: a mailing still sending from this template's merges (email module).
-  await ctx.events.emit('template.deleting', { ownerId, templateId: id });
-  const mergeIds = await listMergeIds(ctx.db, ownerId, id);
+  // The modules above may refuse (a merge running: merges; a mailing still sending: email) and
+  // clear their own files once the rows are gone (the merges' results).
+  const afterDelete: Array<() => Promise<void>> = [];
+  await ctx.events.emit('template.deleting', { ownerId, templateId: id, afterDelete });
   await deleteTemplateRow(ctx.db, ownerId, id);
   await ctx.blobs.deletePrefix(blobLayout.template.folder(id));
-  for (const mergeId of mergeIds) await ctx.blobs.deletePrefix(blobLayout.merge.folder(mergeId));
+  for (const work of afterDelete) await work();
 }

@@ -11,7 +11,6 @@ import { blobLayout } from '../../adapters/blobs/layout.ts';
 import {
   deleteSpreadsheetRow, findSpreadsheetRow, loadSheet, readSheetSafely, rememberSheet, toExcelMeta,
 } from '../spreadsheets/index.ts';
-import { countActiveMerges } from './repository.ts';
 import { requireTemplate } from './service.ts';
 import { factsOf, saveFacts } from './sheet-facts.ts';
 import { accountFor, type Principal } from '../../access/index.ts';
@@ -63,6 +62,7 @@ export async function copySpreadsheet(ctx: AppContext, principal: Principal, tem
 export async function deleteSpreadsheet(ctx: AppContext, principal: Principal, templateId: string): Promise<void> {
   const ownerId = accountFor(principal, 'templates:write');
   await requireTemplate(ctx, ownerId, templateId);
-  if (await countActiveMerges(ctx.db, ownerId, templateId)) throw new SheafError('sheet/merge-in-progress');
+  // A merge running on it refuses (merges module: sheet/merge-in-progress).
+  await ctx.events.emit('sheet.deleting', { ownerId, templateId });
   if (await deleteSpreadsheetRow(ctx.db, ownerId, templateId)) await ctx.blobs.delete(blobLayout.template.spreadsheet(templateId));
 }
