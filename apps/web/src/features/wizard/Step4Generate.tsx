@@ -48,7 +48,10 @@ export default function Step4Generate() {
   const mailingStatus = useAppSelector((state) => state.wizard.mailing.status);
   const emailActive = useEmailActive();
   const prepareEmail = usePrepareEmail();
-  const output = template?.output;
+  // Changes being saved show in this very render: the cache tells its readers a tick later, and a
+  // controlled radio or switch would flick back meanwhile (the cache is patched too: showOutputChange).
+  const [saving, setSaving] = useState<Partial<TemplateOutputSettings>>({});
+  const output = template ? { ...template.output, ...saving } : undefined;
   const [fileName, setFileName] = useState(output?.fileNamePattern ?? '');
   const [protection, setProtection] = useState<Protection>(output?.passwordProtection ?? EMPTY_PROTECTION);
   const [shortfall, setShortfall] = useState<number | null>(null);
@@ -72,11 +75,16 @@ export default function Step4Generate() {
   async function save(patch: Partial<TemplateOutputSettings>, messages?: { success: string; failure: string }) {
     const change = template ? showOutputChange(template.id, patch, queryClient) : null;
     if (!change) return;
+    setSaving((now) => ({ ...now, ...patch }));
     try {
       await saveOutput(change);
       if (messages) notify('success', messages.success);
     } catch (error) {
       notify('error', `${messages?.failure ?? t('output.saveFailure')} ${translateError(error, t)}`);
+    } finally {
+      // The cache holds the outcome now (the server's copy, or the old value put back); a newer
+      // change of the same setting still being saved stays shown.
+      setSaving((now) => Object.fromEntries(Object.entries(now).filter(([key, value]) => (patch as Record<string, unknown>)[key] !== value)));
     }
   }
 
