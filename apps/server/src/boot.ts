@@ -13,7 +13,9 @@ import { openMailer } from './adapters/mail/index.ts';
 import { SmtpMailer } from './adapters/mail/smtp.ts';
 import { createJobQueue } from './jobs/runner.ts';
 import { EventBus } from './events/bus.ts';
-import { guardTemplates, registerMergeJobs } from './modules/merges/index.ts';
+import { connectMerges, registerMergeJobs } from './modules/merges/index.ts';
+import { connectTemplates } from './modules/templates/index.ts';
+import { connectFonts } from './modules/fonts/index.ts';
 import { connectEmail, startEmail } from './modules/email/index.ts';
 import { buildApp } from './http/server.ts';
 import { startAdminSocket } from './admin/socket.ts';
@@ -75,7 +77,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const jobs = createJobQueue(db, log, { concurrency: config.MERGE_CONCURRENCY });
     const ctx: AppContext = { config, db, blobs: openBlobStore(config), mailer, jobs, events: new EventBus(), log };
     // Subscriptions and hooks first: a merge job finishing at start must find the mailing listening.
-    guardTemplates(ctx);
+    connectFonts(ctx);
+    connectTemplates(ctx);
+    connectMerges(ctx);
     connectEmail(ctx);
     const app = await buildApp(ctx);
     cleanups.push(() => closeHttp(app));

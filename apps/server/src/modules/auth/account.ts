@@ -5,8 +5,8 @@
 import type { z } from 'zod';
 import { SheafError, SheafFieldErrors, type ChangeEmailSchema, type ChangePasswordSchema, type Session, type User } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
-import { blobLayout } from '../../adapters/blobs/layout.ts';
-import { countChildUsers, deleteUser, getMe, listOwnedBlobIds, requireUser, setPasswordHash, updateEmail } from '../users/index.ts';
+import { countChildUsers, deleteUser, getMe, requireUser, setPasswordHash, updateEmail } from '../users/index.ts';
+import './events.ts';
 import { hashPassword, newPasswordErrors } from './passwords.ts';
 import { assertCurrentPassword, emailProblem, isUniqueViolation } from './service.ts';
 import { revokeUserTokens } from './repository.ts';
@@ -51,13 +51,12 @@ export async function deleteAccount(ctx: AppContext, principal: Principal, passw
   const user = await requireUser(ctx.db, uid);
   await assertCurrentPassword(ctx, user, password, 'password', ip);
   if ((await countChildUsers(ctx.db, uid)) > 0) throw new SheafError('auth/has-child-users');
-  const { templateIds, mergeIds } = await ctx.db.transaction(async (tx) => {
-    const owned = await listOwnedBlobIds(tx, uid);
+  const afterDelete: Array<() => Promise<void>> = [];
+  await ctx.db.transaction(async (tx) => {
+    // The modules keeping files of the account (templates, merges, fonts) list them first.
+    await ctx.events.emit('account.deleting', { tx, accountId: uid, afterDelete });
     await deleteUser(tx, uid);
-    return owned;
   });
   // Files after the rows: a failure here leaves unreachable files, never rows pointing at no file.
-  for (const id of templateIds) await ctx.blobs.deletePrefix(blobLayout.template.folder(id));
-  for (const id of mergeIds) await ctx.blobs.deletePrefix(blobLayout.merge.folder(id));
-  await ctx.blobs.deletePrefix(blobLayout.font.folder(uid));
+  for (const work of afterDelete) await work();
 }

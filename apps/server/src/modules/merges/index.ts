@@ -9,7 +9,7 @@ export {
   type MergeDownload,
 } from './service.ts';
 export { registerMergeJobs, reconcileMerges } from './jobs.ts';
-export { guardTemplates } from './guards.ts';
+export { connectMerges } from './subscriptions.ts';
 export { columnIndex } from './selection.ts';
 export { provideMergeFollowUp, frozenFollowUp, type MergeFollowUp, type FollowUpCheck, type DocumentOutput } from './hooks.ts';
 export type { MergeCompleted, MergeStopped } from './events.ts';

@@ -87,6 +87,11 @@ export async function countActiveMerges(q: Queryable, ownerId: string, templateI
   return Number(rows[0]?.count ?? 0);
 }
 
+export async function listMergeIdsOfAccount(q: Queryable, ownerId: string): Promise<string[]> {
+  const rows = await q.query<{ id: string }>('SELECT id FROM merges WHERE owner_id = $1', [ownerId]);
+  return rows.map((row) => row.id);
+}
+
 export async function listMergeIdsOfTemplate(q: Queryable, ownerId: string, templateId: string): Promise<string[]> {
   const rows = await q.query<{ id: string }>('SELECT id FROM merges WHERE owner_id = $1 AND template_id = $2', [ownerId, templateId]);
   return rows.map((row) => row.id);

@@ -16,5 +16,6 @@ export { uploadSpreadsheet, getSpreadsheet, copySpreadsheet, deleteSpreadsheet }
 export { lockEmailSettings, readEmailSettings, saveEmailSettings } from './email-settings-repository.ts';
 export { lockTemplateRow, type TemplateRow } from './repository.ts';
 export type { TemplateDeleting, SheetDeleting } from './events.ts';
+export { connectTemplates } from './subscriptions.ts';
 export { registerTemplateRoutes } from './routes.ts';
 export { registerTemplateSpreadsheetRoutes } from './spreadsheet-routes.ts';

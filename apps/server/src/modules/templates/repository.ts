@@ -139,6 +139,11 @@ export async function deleteTemplateRow(db: Queryable, ownerId: string, id: stri
   await db.query('DELETE FROM templates WHERE owner_id = $1 AND id = $2', [ownerId, id]);
 }
 
+export async function listTemplateIdsOfAccount(db: Queryable, ownerId: string): Promise<string[]> {
+  const rows = await db.query<{ id: string }>('SELECT id FROM templates WHERE owner_id = $1', [ownerId]);
+  return rows.map((row) => row.id);
+}
+
 /** Serialises changes of one template (a merge start locks it while it looks for a running merge). */
 export async function lockTemplateRow(db: Queryable, ownerId: string, id: string): Promise<void> {
   await db.query('SELECT id FROM templates WHERE id = $1 AND owner_id = $2 FOR UPDATE', [id, ownerId]);

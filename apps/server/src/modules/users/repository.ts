@@ -118,13 +118,6 @@ export async function countChildUsers(q: Queryable, uid: string): Promise<number
   return row?.n ?? 0;
 }
 
-/** Ids whose blob folders belong to the user: templates and merges. */
-export async function listOwnedBlobIds(q: Queryable, uid: string): Promise<{ templateIds: string[]; mergeIds: string[] }> {
-  const templates = await q.query<{ id: string }>('SELECT id FROM templates WHERE owner_id = $1', [uid]);
-  const merges = await q.query<{ id: string }>('SELECT id FROM merges WHERE owner_id = $1', [uid]);
-  return { templateIds: templates.map((t) => t.id), mergeIds: merges.map((m) => m.id) };
-}
-
 /** Deletes the user; templates, merges, fonts, tokens and the rest go with it (ON DELETE CASCADE). */
 export async function deleteUser(q: Queryable, uid: string): Promise<void> {
   await q.query('DELETE FROM users WHERE id = $1', [uid]);
