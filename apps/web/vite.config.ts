@@ -4,8 +4,11 @@
  * dist/build.json: open tabs poll it and reload when a newer build is deployed (spec section 2).
  */
 import { readFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
@@ -27,9 +30,44 @@ function buildInfo(): Plugin {
   };
 }
 
+/** Text formats worth compressing; fonts and images are compressed already. */
+const COMPRESSIBLE = /\.(js|mjs|css|html|json|svg|wasm)$/;
+/** Below this, the encoding header costs about what compression saves. */
+const MIN_COMPRESS_BYTES = 1024;
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/**
+ * Writes <file>.br and <file>.gz next to each compressible output (source maps aside): the server
+ * hands them out by Accept-Encoding (apps/server/src/http/web.ts), so no request pays for compression.
+ */
+function precompress(): Plugin {
+  return {
+    name: 'sheaf-precompress',
+    apply: 'build',
+    async writeBundle(options, bundle) {
+      const outDir = options.dir ?? path.join(here, 'dist');
+      await Promise.all(
+        Object.values(bundle).map(async (output) => {
+          if (!COMPRESSIBLE.test(output.fileName)) return;
+          // The written file, not the bundle's copy: the source map comment is added on write.
+          const file = path.join(outDir, output.fileName);
+          const bytes = await readFile(file);
+          if (bytes.length < MIN_COMPRESS_BYTES) return;
+          const [br, gz] = await Promise.all([
+            brotli(bytes, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
+            gzipAsync(bytes, { level: 9 }),
+          ]);
+          await Promise.all([writeFile(`${file}.br`, br), writeFile(`${file}.gz`, gz)]);
+        }),
+      );
+    },
+  };
+}
+
 export default defineConfig({
   root: here,
-  plugins: [react(), buildInfo()],
+  plugins: [react(), buildInfo(), precompress()],
   define: {
     __APP_VERSION__: JSON.stringify(version),
     __BUILD_ID__: JSON.stringify(buildId),

@@ -1,12 +1,15 @@
 /**
  * The built web app (WEB_DIST): hashed assets with a long cache, index.html never cached and carrying
  * the client's runtime settings (window.SHEAF_CONFIG), and the SPA fallback that answers every page
- * address (/login, /templates/...) with index.html so the client router takes over.
+ * address (/login, /templates/...) with index.html so the client router takes over. Files go out
+ * compressed when the browser accepts it: the build writes .br and .gz next to each asset
+ * (apps/web/vite.config.ts); index.html, which gets the settings here, is compressed once per build.
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { Config } from '../config.ts';
@@ -26,6 +29,32 @@ export function scriptSafeJson(value: unknown): string {
   return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+export type ContentEncoding = 'br' | 'gzip' | 'identity';
+
+/** The best encoding an Accept-Encoding header allows: br, then gzip, else none (q=0 refuses one). */
+export function pickEncoding(acceptEncoding: string | string[] | undefined): ContentEncoding {
+  const header = Array.isArray(acceptEncoding) ? acceptEncoding.join(',') : (acceptEncoding ?? '');
+  const weights = new Map<string, number>();
+  for (const part of header.toLowerCase().split(',')) {
+    const [name, ...params] = part.trim().split(';');
+    if (!name) continue;
+    const q = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)?.[1]).find((value) => value !== undefined);
+    weights.set(name.trim(), q === undefined ? 1 : Number(q));
+  }
+  const accepts = (name: string) => (weights.get(name) ?? weights.get('*') ?? 0) > 0;
+  if (accepts('br')) return 'br';
+  if (accepts('gzip')) return 'gzip';
+  return 'identity';
+}
+
+/** index.html with the settings injected, in each encoding; rebuilt when the file changes. */
+interface IndexVariants {
+  source: string;
+  identity: Buffer;
+  br?: Buffer;
+  gzip?: Buffer;
+}
+
 export interface WebApp {
   /** The inline script's CSP hash ('sha256-...'), allowed by the Content-Security-Policy. */
   scriptHash: string;
@@ -38,21 +67,32 @@ export function webApp(config: Pick<Config, 'WEB_DIST' | 'API_HOSTS' | 'EDITION'
   const script = `window.SHEAF_CONFIG=${scriptSafeJson(runtime)}`;
   const scriptHash = `sha256-${createHash('sha256').update(script).digest('base64')}`;
   const indexFile = path.join(config.WEB_DIST, 'index.html');
+  let cached: IndexVariants | null = null;
   return {
     scriptHash,
     async sendIndex(reply) {
       reply.header('Cache-Control', 'no-cache');
-      let html: string;
+      reply.header('Vary', 'Accept-Encoding');
+      let source: string;
       try {
         // Read per request: a rebuild while the server runs is picked up (the file is small).
-        html = await readFile(indexFile, 'utf8');
+        source = await readFile(indexFile, 'utf8');
       } catch {
         return reply.code(200).type('text/html; charset=utf-8').send(NOT_BUILT_PAGE);
       }
-      const tag = `<script>${script}</script>`;
-      const at = html.search(/<\/head>/i);
-      html = at >= 0 ? `${html.slice(0, at)}${tag}${html.slice(at)}` : `${tag}${html}`;
-      return reply.code(200).type('text/html; charset=utf-8').send(html);
+      if (cached?.source !== source) {
+        const tag = `<script>${script}</script>`;
+        const at = source.search(/<\/head>/i);
+        const html = at >= 0 ? `${source.slice(0, at)}${tag}${source.slice(at)}` : `${tag}${source}`;
+        cached = { source, identity: Buffer.from(html) };
+      }
+      const variants = cached;
+      const encoding = pickEncoding(reply.request.headers['accept-encoding']);
+      reply.code(200).type('text/html; charset=utf-8');
+      if (encoding === 'identity') return reply.send(variants.identity);
+      // Compressed on the first request that asks for it, then reused until the next build.
+      const body = (variants[encoding] ??= encoding === 'br' ? brotliCompressSync(variants.identity) : gzipSync(variants.identity));
+      return reply.header('Content-Encoding', encoding).send(body);
     },
   };
 }
@@ -67,10 +107,14 @@ export async function registerWebApp(app: FastifyInstance, web: WebApp, config: 
     prefix: '/',
     index: false,
     cacheControl: false,
+    // <file>.br or <file>.gz by Accept-Encoding when the build made them (with the original type).
+    preCompressed: true,
     // Unknown files fall through to the not-found handler (SPA fallback or JSON 404).
     setHeaders(res, filePath) {
       const relative = path.relative(config.WEB_DIST, filePath).split(path.sep);
       res.setHeader('Cache-Control', relative[0] === 'assets' ? 'public, max-age=31536000, immutable' : 'no-cache');
+      // Caches keep the encodings apart (the same address answers br, gzip or plain).
+      res.setHeader('Vary', 'Accept-Encoding');
     },
   });
 }
