@@ -1,7 +1,8 @@
 /**
  * Builds the web app into apps/web/dist, which `sheaf serve` hands out. The shared package is
  * TypeScript source (zod only), bundled like our own code. Every build gets an id written to
- * dist/build.json: open tabs poll it and reload when a newer build is deployed (spec section 2).
+ * dist/build.json: open tabs poll it and reload when a newer build is deployed
+ * (docs/web-app.md#background-behaviours).
  */
 import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -30,6 +31,8 @@ function buildInfo(): Plugin {
   };
 }
 
+/** src/locales/<language>/<namespace>.json */
+const LOCALE_FILE = /src[\\/]locales[\\/]([a-z]+)[\\/][^\\/]+\.json$/;
 /** Text formats worth compressing; fonts and images are compressed already. */
 const COMPRESSIBLE = /\.(js|mjs|css|html|json|svg|wasm)$/;
 /** Below this, the encoding header costs about what compression saves. */
@@ -83,6 +86,8 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: true,
+    // dist/.vite/manifest.json: which chunks each page needs (src/build-budget.test.ts weighs /login).
+    manifest: true,
     // pdf.js alone is about 1 MB; it is loaded only by the editor.
     chunkSizeWarningLimit: 1500,
     rolldownOptions: {
@@ -90,6 +95,8 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'pdfjs', test: /node_modules[\\/]pdfjs-dist/, priority: 30 },
+            // One chunk per language (its namespaces together), fetched only when that language is used.
+            { name: (id) => (LOCALE_FILE.exec(id) ? `texts-${LOCALE_FILE.exec(id)![1]}` : null), test: LOCALE_FILE, priority: 40 },
             { name: 'mui', test: /node_modules[\\/](@mui|@emotion|@popperjs|react-transition-group)/, priority: 20 },
             { name: 'vendor', test: /node_modules[\\/](react|react-dom|scheduler|react-router|@reduxjs|redux|react-redux|immer|reselect|@tanstack|i18next|react-i18next|zod)[\\/]/, priority: 10 },
           ],

@@ -1,6 +1,7 @@
 /**
  * Entry: providers (Redux, TanStack Query, MUI theme, i18n), the top-level error boundary, and the
- * background behaviours of spec section 2 (no service worker, version check, chunk-failure reload).
+ * background behaviours of docs/web-app.md#background-behaviours (no service worker, version check,
+ * chunk-failure reload).
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -8,7 +9,7 @@ import { Provider } from 'react-redux';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { CssBaseline, ThemeProvider } from '@mui/material';
 import { I18nextProvider } from 'react-i18next';
-import i18n from './i18n/index.ts';
+import i18n, { i18nReady } from './i18n/index.ts';
 import { installLanguageFont } from './i18n/languageFont.ts';
 import App from './app/App.tsx';
 import ErrorBoundary from './app/ErrorBoundary.tsx';
@@ -26,6 +27,8 @@ async function start(): Promise<void> {
   installSessionCleanup();
   installLanguageFont(i18n);
   if (import.meta.env.PROD) startVersionCheck(__BUILD_ID__);
+  // The texts are a chunk of their own: render once they are in, so no raw key ever shows.
+  await i18nReady;
 
   createRoot(document.getElementById('root')!).render(
     <StrictMode>

@@ -1,9 +1,11 @@
 /**
- * UI languages (en, de, fr, es, zh; en fallback). Resources are bundled from
- * src/locales/<lng>/<namespace>.json. The language is the one chosen on this device
- * (localStorage 'sheaf.language'), else the signed-in user's saved language, else the browser's.
+ * UI languages (en, de, fr, es, zh; en fallback). Texts come from src/locales/<lng>/<namespace>.json,
+ * one chunk per language (vite.config.ts) fetched on demand: a visit loads the active language and
+ * English (the fallback), and a switch loads the new language before the UI changes to it.
+ * The language is the one chosen on this device (localStorage 'sheaf.language'), else the
+ * signed-in user's saved language, else the browser's.
  */
-import i18n from 'i18next';
+import i18n, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { FALLBACK_LANGUAGE, LANGUAGES, type Language } from '@sheaf/shared';
 import { api } from '../api/client.ts';
@@ -15,16 +17,22 @@ export const NAMESPACES = ['common', 'auth', 'navbar', 'errors', 'help', 'home',
 /** Each language's own name, shown in the language selector. */
 export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', de: 'Deutsch', fr: 'Français', es: 'Español', zh: '中文（简体）' };
 
-type Resources = Record<string, Record<string, Record<string, unknown>>>;
+/** Lazy imports of every texts file, by path: nothing is fetched until a language is needed. */
+const textFiles = import.meta.glob<Record<string, unknown>>('../locales/*/*.json', { import: 'default' });
 
-const files = import.meta.glob<Record<string, unknown>>('../locales/*/*.json', { eager: true, import: 'default' });
-const resources: Resources = {};
-for (const [file, content] of Object.entries(files)) {
-  const match = /locales\/([a-z]+)\/([A-Za-z]+)\.json$/.exec(file);
-  if (!match) continue;
-  const [, language, namespace] = match;
-  (resources[language] ??= {})[namespace] = content;
-}
+/** The i18next backend: reads a language's namespace from its (lazy) chunk. */
+const lazyTexts: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language, namespace, callback) {
+    const load = textFiles[`../locales/${language}/${namespace}.json`];
+    if (!load) return callback(null, {}); // an unsupported language: the fallback answers
+    load().then(
+      (texts) => callback(null, texts),
+      (error: unknown) => callback(error instanceof Error ? error : String(error), null),
+    );
+  },
+};
 
 export const isLanguage = (value: unknown): value is Language => typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
 
@@ -50,8 +58,8 @@ function syncHtmlLang(language: string): void {
   if (typeof document !== 'undefined') document.documentElement.lang = language === 'zh' ? 'zh-Hans' : language;
 }
 
-void i18n.use(initReactI18next).init({
-  resources,
+/** Settles once the active language's texts (and English) are loaded: the app renders after it. */
+export const i18nReady: Promise<unknown> = i18n.use(lazyTexts).use(initReactI18next).init({
   lng: storedLanguage() ?? browserLanguage(),
   fallbackLng: FALLBACK_LANGUAGE,
   supportedLngs: [...LANGUAGES],
