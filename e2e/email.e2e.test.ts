@@ -82,7 +82,7 @@ beforeAll(async () => {
   await startSink();
   [app, browser] = await Promise.all([startApp({ SMTP_ALLOW_PRIVATE_HOSTS: 'true', INBOUND_SMTP_PORT: '0' }), launchBrowser()]);
   account = await createAccount(app);
-  // Sending needs a paid plan; smtp senders need Enterprise (spec section 6).
+  // Sending needs a paid plan; smtp senders need Enterprise (docs/email.md#sender-methods-by-plan).
   await run(process.execPath, [path.join(ROOT, 'apps/server/bin/sheaf.mjs'), 'users', 'set-plan', account.email, 'Enterprise'], { env: { ...process.env, DATA_DIR: app.dataDir } });
   context = await newContext(browser);
   page = await context.newPage();
@@ -120,7 +120,7 @@ describe('emailing documents in the browser', { timeout: 240_000 }, () => {
     await field('User name').fill(SINK_LOGIN.user);
     await field('Password').fill('not-the-password');
     await dialog().getByRole('button', { name: 'Add sender' }).click();
-    // The server's own reply is shown (spec section 8).
+    // The server's own reply is shown (docs/email.md#smtp-senders).
     await dialog().getByTestId('smtp-error').getByText(/535 Authentication credentials invalid/).waitFor();
     await screenshot(page, 'email-1-smtp-refused');
 

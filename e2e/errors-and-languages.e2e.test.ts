@@ -1,7 +1,7 @@
 /**
  * The wizard's upload errors (wrong file types, too many rows, a password-protected template) and the
  * language switch, driven in Chromium on the built app as a person would. Every text the tests expect
- * is read from the locale files (and the catalogue's English where the spec gives the words), so a
+ * is read from the locale files (and the catalogue's English where the docs quote the words), so a
  * changed translation changes the expectation, not the test.
  */
 import { readFile } from 'node:fs/promises';
@@ -107,7 +107,7 @@ describe('wizard upload errors', { timeout: TEST_TIMEOUT }, () => {
     await alert.filter({ hasText: wrongType }).waitFor();
     expect(await alert.innerText()).toBe(wrongType);
 
-    // The spec's words: "more than 100,000 rows".
+    // The catalogue's words: "more than 100,000 rows".
     const tooMany = fill(await en('errors', 'sheet/too-many-rows'), { max: MAX_SHEET_ROWS.toLocaleString('en') });
     expect(tooMany).toContain('more than 100,000 rows');
     for (const file of ['rows-100001.csv', 'sheet-100001-rows.xlsx']) {

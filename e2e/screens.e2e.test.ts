@@ -36,7 +36,7 @@ describe('sign-in screens', { timeout: TEST_TIMEOUT }, () => {
     expect(await capture(page, 'login-wrong-password', 'en')).toEqual([]);
   });
 
-  it('register shows the spec\'s messages and sends nothing until they pass; a new account lands on an empty home', async () => {
+  it('register shows the documented messages and sends nothing until they pass; a new account lands on an empty home', async () => {
     const page = await freshPage();
     let registrations = 0;
     page.on('request', (request) => {
@@ -79,7 +79,7 @@ describe('sign-in screens', { timeout: TEST_TIMEOUT }, () => {
     expect(await page.getByText('Passwords do not match', { exact: true }).count()).toBe(0);
     expect(registrations).toBe(0);
 
-    // Terms accepted: the server says the address is taken, in the spec's words under the field.
+    // Terms accepted: the server says the address is taken, in the documented words under the field (docs/accounts.md#sign-up).
     await page.getByRole('checkbox').check();
     await submit.click();
     expect(await shows('Email address is already in use by another user.')).toBe(1);

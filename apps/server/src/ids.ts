@@ -1,4 +1,4 @@
-/** Ids of users, templates and merges: 20 crypto-random letters and digits (spec section 2). */
+/** Ids of users, templates and merges: 20 crypto-random letters and digits (docs/library.md#templates). */
 import { randomBytes } from 'node:crypto';
 import { TEMPLATE_ID_LENGTH } from '@sheaf/shared';
 

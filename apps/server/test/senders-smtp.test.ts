@@ -59,7 +59,7 @@ forEachDatabase((database) => {
       [{ password: '' }, 'password', 'PasswordError'],
       [{ email: '' }, 'email', 'EmptyEmailError'],
       [{ email: 'sales@' }, 'email', 'EmailError'],
-      // Checked in the spec's order: only the first problem is answered.
+      // Checked in the documented order (docs/email.md#sender-form-rules): only the first problem is answered.
       [{ server: '', port: 0, username: '', password: '' }, 'server', 'ServerError'],
       [{ port: 0, username: '', password: '' }, 'port', 'PortError'],
       [{ username: '', password: '' }, 'username', 'UsernameError'],

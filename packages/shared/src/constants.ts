@@ -1,4 +1,4 @@
-/** Business constants of product-spec section 9. One place; server, web, CLI and engine import them. */
+/** Business constants (docs/limits.md). One place; server, web, CLI and engine import them. */
 export const PRODUCT_NAME = 'sheaf';
 export const API_VERSION = 'v1';
 
@@ -42,7 +42,7 @@ export const FALLBACK_LANGUAGE: Language = 'en';
 
 // The billing plans, their quotas, watermark and features: the plan catalogue in plans.ts.
 
-/** Savings estimate of spec section 1. */
+/** Savings estimate (docs/library.md#merge-history). */
 export const SAVINGS = { dollarsPerHour: 20, placeholdersPerPreventedError: 40 } as const;
 
 /** Text stamped on every page of documents made on the Free plan and the desktop trial. */

@@ -1,10 +1,10 @@
 /**
- * The one typed error catalogue (product-spec section 8). Server, web, CLI and engine speak in these
+ * The one typed error catalogue (docs/errors.md). Server, web, CLI and engine speak in these
  * codes; each UI language translates the code, `en` below is the fallback and the CLI's text.
- * Where the spec gives the words, they are copied word for word.
+ * Where the docs quote a message, they quote these words.
  */
 export const ERROR_MESSAGES = {
-  // Generic (spec section 8, "Other messages")
+  // Generic (docs/errors.md)
   'generic/something-wrong': 'Something went wrong - Please try again',
   'generic/technical-error': 'Technical error. Please contact support.',
   'generic/network': 'There was some network error, please try again',
@@ -13,7 +13,7 @@ export const ERROR_MESSAGES = {
   'generic/not-found': 'There is no such page or API call ({path}).',
 
 
-  // Accounts (spec sections 5 and 8; server codes and their words from the spec)
+  // Accounts (docs/accounts.md#sign-up)
   'auth/firstname-empty': 'Must not be empty',
   'auth/lastname-empty': 'Must not be empty',
   'auth/email-empty': 'Must not be empty',
@@ -100,7 +100,7 @@ export const ERROR_MESSAGES = {
   'merge/insufficient-credits': 'Not enough credits: {available} left, {needed} needed.',
   'merge/licence-expired': 'Licence expired',
 
-  // Senders (spec sections 5, 6 and 8; the spec's error names are in SENDER_FIELD_ERRORS)
+  // Senders (docs/email.md#sender-form-rules; the error names are in SENDER_FIELD_ERRORS)
   'sender/EmptyEmailError': 'Please enter an email address',
   'sender/EmailError': 'Invalid email address',
   'sender/EmailAlreadyAddedError': 'This sender has already been added.',
@@ -224,8 +224,9 @@ export function httpStatusOf(code: ErrorCode): ErrorHttpStatus {
 }
 
 /**
- * Slots holding amounts, written with digit grouping ("more than 100,000 rows", spec section 8); row
- * and page numbers stay as the spreadsheet or document shows them ("row 12345").
+ * Slots holding amounts, written with digit grouping ("more than 100,000 rows",
+ * docs/web-app.md#languages); row and page numbers stay as the spreadsheet or document shows them ("row
+ * 12345").
  */
 export const AMOUNT_SLOTS: ReadonlySet<string> = new Set(['max', 'maxMb', 'available', 'needed', 'length', 'pages', 'invalid']);
 

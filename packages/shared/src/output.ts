@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Output options of product-spec section 3 ("Output options") and the Template's flags. */
+/** Output options of docs/merging.md#output-options and the Template's flags. */
 export const PasswordProtectionSchema = z.object({
   /** Needed to open the document. May hold column tags ({{Name}}) for a password per row. */
   readPassword: z.string().max(127).default(''),

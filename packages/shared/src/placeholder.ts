@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * A placeholder on a template page (product-spec section 3, "Placeholder"), plus `column`: the
+ * A placeholder on a template page (docs/editor.md#placeholders), plus `column`: the
  * spreadsheet heading that feeds it. Coordinates are fractions of the page as a person sees it
  * (crop box, after rotation), origin top-left; relativeFontSize is the font size over the page height.
  */

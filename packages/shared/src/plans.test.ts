@@ -5,10 +5,10 @@ import {
 } from './plans.ts';
 
 /**
- * Every plan on every edition, one row each, to check against the spec: section 6 (Free cannot send
- * emails, spoof needs Pro, smtp and domain need Enterprise, integrations on Pro and Enterprise, the
- * desktop allows only smtp senders), section 1 (the Free plan and the desktop trial add watermarks,
- * the offline edition is PDF only with unlimited PDFs), section 9 (1 or 5 users).
+ * Every plan on every edition, one row each, to check against docs/plans.md: what each plan may do (Free cannot
+ * send emails, spoof needs Pro, smtp and domain need Enterprise, integrations on Pro and Enterprise, the
+ * desktop allows only smtp senders), the watermark and the editions (the Free plan and the desktop trial add
+ * watermarks, the offline edition is PDF only with unlimited PDFs), the plans table (1 or 5 users).
  * Columns: docs/month, users, watermark, send email, sender methods, DKIM, integrations, template kinds, support.
  */
 const TABLE: Record<`${BillingPlan}/${Edition}`, [number | null, 1 | 5, boolean, boolean, string, boolean, boolean, string, string]> = {
@@ -90,7 +90,7 @@ describe('prices (USD, excluding VAT)', () => {
     expect(planPrice('Unlicensed')).toBeNull();
   });
 
-  it('prices the offline licence in the spec\'s per-licence reading by default, the other on request', () => {
+  it('prices the offline licence in the per-licence reading by default, the other on request', () => {
     expect(planPrice('Offline')).toEqual({ monthly: 129, yearlyMonthly: 107, yearly: 1_284 });
     expect(planPrice('Offline', 'billedYearly79')?.yearly).toBe(948);
     expect(OFFLINE_PRICE_READINGS.perLicence.additionalLicence.yearlyMonthly * 12).toBe(228);

@@ -1,5 +1,5 @@
 /**
- * The plan catalogue (product-spec sections 1, 3 "Plan features", 6 "Plans" and 9): what each billing
+ * The plan catalogue (docs/plans.md): what each billing
  * plan costs and allows, and the edition rules on top. `entitlements(plan, edition)` is the one reading
  * of it: the server's checks, the web app's gating and the pricing table all call it, so nothing else in
  * the code compares plan names.
@@ -26,7 +26,7 @@ export type TemplateKind = 'pdf' | 'sfdt';
 /**
  * A price in whole US dollars, excluding VAT. `monthly` is the price per month billed monthly;
  * `yearlyMonthly` is the discounted price per month billed yearly. The yearly bill is 12 times
- * `yearlyMonthly` (spec: "yearly equals 12 times the monthly price, i.e. 2 months free").
+ * `yearlyMonthly` (docs/plans.md#prices).
  */
 export interface PlanPrice {
   readonly monthly: number;
@@ -47,13 +47,13 @@ export interface PlanDefinition {
   readonly users: 1 | 5;
   /** Documents carry FREE_PLAN_WATERMARK. */
   readonly watermark: boolean;
-  /** Emails and test emails (spec section 6: not on Free). */
+  /** Emails and test emails (docs/plans.md#what-each-plan-may-do: not on Free). */
   readonly sendEmail: boolean;
   /** Sender methods on the web edition (spoof: Pro and up; smtp and domain: Enterprise). */
   readonly senderMethods: readonly SenderMethod[];
   /** DKIM-signed mail from the user's own domain (comes with the domain method). */
   readonly dkim: boolean;
-  /** Zapier, Make, Dropbox, Google Drive (spec section 8: "Pro and Enterprise plans only"). */
+  /** Zapier, Make, Dropbox, Google Drive (docs/plans.md#what-each-plan-may-do). */
   readonly integrations: boolean;
   /** File names from a {{Column}} pattern per document. */
   readonly individualFileNames: boolean;
@@ -62,11 +62,11 @@ export interface PlanDefinition {
 }
 
 /**
- * The offline licence's price, which the spec gives in two readings (section 2 "/offline" and
- * section 9): per licence $129 a month or $1284 a year ($107 a month billed yearly), each
- * additional licence $29 a month or $228 a year; or "$79 per month billed yearly ($948)".
- * DEFAULT: 'perLicence', the reading that follows the catalogue's own rule (yearly = 12 x the
- * discounted monthly, about two months free). Pass the other reading to `planPrice` to show it.
+ * The offline licence's price, which has two readings (docs/plans.md#prices): per licence $129 a month
+ * or $1284 a year ($107 a month billed yearly), each additional licence $29 a month or $228 a year; or
+ * "$79 per month billed yearly ($948)". DEFAULT: 'perLicence', the reading that follows the catalogue's
+ * own rule (yearly = 12 x the discounted monthly, about two months free). Pass the other reading to
+ * `planPrice` to show it.
  */
 export const OFFLINE_PRICE_READINGS = {
   perLicence: { monthly: 129, yearlyMonthly: 107, additionalLicence: { monthly: 29, yearlyMonthly: 19 } },
@@ -76,11 +76,10 @@ export type OfflinePriceReading = keyof typeof OFFLINE_PRICE_READINGS;
 export const DEFAULT_OFFLINE_PRICE_READING: OfflinePriceReading = 'perLicence';
 
 /**
- * The catalogue. Pro and Enterprise prices are not in the spec ("not shown": ours to set): $24 and $36
- * a month, $20 and $30 a month billed yearly (exactly two months free; 20 and 30 are among the spec's
- * configuration constants). Individual file names and reusable templates are on every plan (today's
- * behaviour; the pricing table lists them as included). The trial's 100 documents are the spec's
- * "free trial of up to 100 PDFs", counted per period like every quota.
+ * The catalogue. Pro and Enterprise prices are ours to set (docs/plans.md#prices): $24 and $36
+ * a month, $20 and $30 a month billed yearly (exactly two months free). Individual file names and
+ * reusable templates are on every plan (today's behaviour; the pricing table lists them as included).
+ * The trial's 100 documents (docs/plans.md#plans) are counted per period like every quota.
  */
 export const PLAN_CATALOGUE: Readonly<Record<BillingPlan, PlanDefinition>> = {
   Free: {
@@ -127,7 +126,7 @@ export const isBillingPlan = (value: unknown): value is BillingPlan => (BILLING_
 export const billingPlanOf = (value: string): BillingPlan => (isBillingPlan(value) ? value : 'Free');
 
 /**
- * The one reading of the catalogue. Edition rules (spec sections 1, 2, 6): the desktop edition sends
+ * The one reading of the catalogue. Edition rules (docs/plans.md#editions): the desktop edition sends
  * only through the user's own SMTP server, handles PDF only and has no integrations; whether a plan
  * may send at all stays the plan's (Free and the unlicensed trial may not, on either edition).
  * An unknown plan name (a database value from elsewhere) reads as Free, the most restrictive.

@@ -1,6 +1,6 @@
 /**
- * Row lists of product-spec section 5: comma-separated numbers or ranges a-b, numbered as in Excel
- * ("1, 3, 5-12"). Malformed items (empty, more than one dash, a missing side, a non-numeric side)
+ * Row lists of docs/spreadsheets.md#row-selection: comma-separated numbers or ranges a-b, numbered as in
+ * Excel ("1, 3, 5-12"). Malformed items (empty, more than one dash, a missing side, a non-numeric side)
  * are dropped, not errors. Returns the row numbers ascending, without duplicates.
  */
 export function parseRowList(text: string, maxRow = Number.MAX_SAFE_INTEGER): number[] {
@@ -34,7 +34,7 @@ export function fillColumnTags(pattern: string, valueOf: (column: string) => str
   return pattern.replace(/\{\{\s*([^{}]+?)\s*\}\}/g, (_tag, column: string) => valueOf(column));
 }
 
-/** Password rule of spec section 5: Latin letters, digits and !@#$%^&*() only, no spaces. */
+/** Password rule of docs/merging.md#password-protection: Latin letters, digits and !@#$%^&*() only, no spaces. */
 export const PASSWORD_CHARACTERS = /^[A-Za-z0-9!@#$%^&*()]*$/;
 
 /** Checks a password that may hold column tags: the literal parts must follow the rule. */

@@ -10,8 +10,8 @@ export interface SavingsEstimate {
 }
 
 /**
- * The savings estimate of spec section 1: the labour of filling every placeholder of every document
- * by hand at 20 dollars an hour, and one error prevented per 40 placeholders filled.
+ * The savings estimate of docs/library.md#merge-history: the labour of filling every placeholder of
+ * every document by hand at 20 dollars an hour, and one error prevented per 40 placeholders filled.
  */
 export function estimateSavings(documents: number, placeholdersPerDocument: number): SavingsEstimate {
   const filled = Math.max(0, documents) * Math.max(0, placeholdersPerDocument);

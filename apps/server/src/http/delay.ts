@@ -1,5 +1,5 @@
 /**
- * The minimum response time of the API (spec section 7: each response takes at least
+ * The minimum response time of the API (docs/web-app.md#talking-to-the-api: each response takes at least
  * MIN_RESPONSE_MS). It evens out how long a failed and a successful login take, among others.
  * Downloads (binary routes) and the API docs are not held back.
  */

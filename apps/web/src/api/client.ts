@@ -1,6 +1,6 @@
 /**
  * The typed /v1 client. Every call is named by its key in the shared `routes` table, so paths,
- * payloads and responses are the server's own types. Behaviour of spec sections 4 and 7:
+ * payloads and responses are the server's own types. Behaviour of docs/web-app.md#talking-to-the-api:
  * - bearer token on private calls; an expired token is refreshed before the call, a 401 refreshes
  *   once (concurrent calls share one refresh) and retries; a failed refresh or a token for another
  *   audience ends the session;

@@ -1,6 +1,6 @@
 /**
- * The signed-in session: access and refresh tokens kept in localStorage (spec section 4), with a
- * change signal so the UI re-renders when a call signs the user out. Storage is injected so the
+ * The signed-in session: access and refresh tokens kept in localStorage (docs/accounts.md#sessions),
+ * with a change signal so the UI re-renders when a call signs the user out. Storage is injected so the
  * API client's core runs in Node tests as well as in the browser.
  */
 import { PRODUCT_NAME } from '@sheaf/shared';

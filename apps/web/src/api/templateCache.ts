@@ -1,5 +1,5 @@
 /**
- * Template bytes cached in IndexedDB by template id and checksum (spec section 3 "Local cache"):
+ * Template bytes cached in IndexedDB by template id and checksum (docs/library.md#local-cache):
  * a template opened again loads without a download; a changed checksum replaces the stale entry.
  * Storage that is unavailable (private modes, quota) only costs a download, never an error.
  */

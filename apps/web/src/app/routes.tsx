@@ -1,6 +1,6 @@
 /**
- * The route table (spec section 2). Public pages only for signed-out users; everything else needs a
- * session and renders inside the navbar layout. Pages are lazy-loaded chunks.
+ * The route table (docs/web-app.md#routes). Public pages only for signed-out users; everything else
+ * needs a session and renders inside the navbar layout. Pages are lazy-loaded chunks.
  */
 import { Suspense, useState } from 'react';
 import { createBrowserRouter, Navigate, useParams, useRouteError, type RouteObject } from 'react-router';
@@ -31,7 +31,7 @@ const LoginPage = lazyPage(() => import('../features/auth/LoginPage.tsx'));
 const RegisterPage = lazyPage(() => import('../features/auth/RegisterPage.tsx'));
 const ResetPasswordPage = lazyPage(() => import('../features/auth/ResetPasswordPage.tsx'));
 
-/** Later areas: a "coming soon" page each (spec section 2 lists them; issue #3 leaves their places). */
+/** Later areas: a "coming soon" page each (docs/web-app.md#routes lists them; issue #3 leaves their places). */
 export const COMING_SOON: readonly { path: string; titleKey: string }[] = [
   { path: 'users', titleKey: 'pages.users' },
   { path: 'billing', titleKey: 'pages.billing' },

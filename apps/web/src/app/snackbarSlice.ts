@@ -1,4 +1,4 @@
-/** The global snackbar (spec: bottom centre, hides after 4 s; info, error and other types). */
+/** The global snackbar (docs/web-app.md#snackbar: bottom centre, hides after 4 s; info, error and other types). */
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 
 export type SnackbarType = 'success' | 'error' | 'info' | 'warning';

@@ -1,4 +1,4 @@
-/** Material theme: a calm blue primary, soft surfaces, 200 ms transitions (spec section 9). */
+/** Material theme: a calm blue primary, soft surfaces, 200 ms transitions (docs/limits.md#timing-in-the-web-app). */
 import { createTheme, responsiveFontSizes } from '@mui/material/styles';
 
 export const theme = responsiveFontSizes(

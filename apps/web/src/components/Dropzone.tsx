@@ -1,8 +1,8 @@
 /**
- * File drop zone with the spec's states: initial, drop (a file is dragged over), uploading (with
- * progress), verifying (the server checks the file), success. Files that are empty, too large, of
- * the wrong type or chosen while offline are refused here with a message; server errors come in
- * through `error`.
+ * File drop zone with the documented states (docs/web-app.md#dropzones): initial, drop (a file is
+ * dragged over), uploading (with progress), verifying (the server checks the file), success. Files that
+ * are empty, too large, of the wrong type or chosen while offline are refused here with a message;
+ * server errors come in through `error`.
  */
 import { useId, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import { Alert, Box, LinearProgress, Typography } from '@mui/material';

@@ -49,7 +49,7 @@ describe('translateError', () => {
   it('shows a server error in the UI language with its parameters filled in, amounts grouped the language\'s way', () => {
     const error = ApiError.fromResponse(400, { code: 'sheet/too-many-rows', message: 'The spreadsheet has more than 100000 rows.', params: { max: 100000 } });
     expect(translateError(error, t, 'de')).toBe('Die Tabelle hat mehr als 100.000 Zeilen.');
-    // The spec's words in English: "more than 100,000 rows".
+    // The catalogue's words in English: "more than 100,000 rows".
     expect(translateError(error, i18n.getFixedT('en'), 'en')).toBe('The spreadsheet has more than 100,000 rows.');
   });
 

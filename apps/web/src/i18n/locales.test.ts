@@ -48,7 +48,7 @@ describe('shell translations', () => {
     }
   }
 
-  it('English registration messages are the spec\'s words', () => {
+  it('English registration messages are the documented words', () => {
     const validation = flatten(load('en', 'auth'));
     expect(validation['validation.firstNameRequired']).toBe('First name is required');
     expect(validation['validation.lastNameRequired']).toBe('Last name is required');

@@ -1,7 +1,7 @@
 /**
  * Damage the fuzz runs found, pinned as fixed cases: each template must be refused with a catalogue
  * error or give outputs that pass qpdf --check ("repaired or refused, never turned into broken
- * output", DESIGN.md).
+ * output", docs/merging.md#repair).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { isSheafError } from '@sheaf/shared';

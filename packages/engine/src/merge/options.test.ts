@@ -1,6 +1,6 @@
 /**
- * Output options of product-spec section 3: placeholders only, repair, compression, watermark and
- * file names. Each checked on the written files with qpdf, pdfinfo, pdftotext and pixels.
+ * Output options of docs/merging.md#output-options: placeholders only, repair, compression, watermark
+ * and file names. Each checked on the written files with qpdf, pdfinfo, pdftotext and pixels.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import {

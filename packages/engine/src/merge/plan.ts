@@ -151,7 +151,7 @@ function checkPasswords(options: OutputOptions, sheet: SheetData): void {
 
 function passwordsFor(options: OutputOptions, cell: (row: number) => (column: string) => string): MergePlan['passwords'] {
   const protection = options.passwordProtection;
-  // A protection with both passwords empty is removed (spec section 3).
+  // A protection with both passwords empty is removed (docs/merging.md#password-protection).
   if (!protection || (protection.readPassword === '' && protection.modifyPassword === '')) return () => undefined;
   const fill = (pattern: string, row: number) => fillColumnTags(pattern, cell(row));
   return (row) => ({ userPassword: fill(protection.readPassword, row), ownerPassword: fill(protection.modifyPassword, row) });

@@ -1,5 +1,5 @@
 /**
- * Safety limits of spreadsheet reading (DESIGN.md "Reliability"). An upload is at most 25 MB; these
+ * Safety limits of spreadsheet reading (docs/spreadsheets.md#limits). An upload is at most 25 MB; these
  * bound what that many compressed bytes may expand to, so a crafted file fails fast instead of
  * exhausting memory. A realistic 100,000 x 20 workbook inflates to about 75 MB of sheet XML and 17 MB
  * of shared strings, well inside them.

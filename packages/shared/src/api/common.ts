@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TEMPLATE_ID_LENGTH } from '../constants.ts';
 
-/** Template ids: 20 letters and digits (spec section 2). Merge ids and user ids share the format. */
+/** Template ids: 20 letters and digits (docs/library.md#templates). Merge ids and user ids share the format. */
 export const ID_PATTERN = new RegExp(`^[A-Za-z0-9]{${TEMPLATE_ID_LENGTH}}$`);
 export const IdSchema = z.string().regex(ID_PATTERN, 'must be 20 letters and digits');
 export const isValidId = (value: string): boolean => ID_PATTERN.test(value);
@@ -25,7 +25,7 @@ export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
 export const OkSchema = z.object({ ok: z.literal(true) });
 export const MessageSchema = z.object({ message: z.string() });
 
-/** Trims and removes invisible and zero-width characters (spec section 5). */
+/** Trims and removes invisible and zero-width characters (docs/accounts.md#email-addresses). */
 export function cleanWhitespace(value: string): string {
   return value.replace(/[\u200B-\u200D\u2060\uFEFF\u00AD]/g, '').trim();
 }

@@ -1,21 +1,23 @@
 /**
- * Emailing the documents (spec sections 3-8: "Email composition", mailingStatus, "Email report",
- * "Spam review"): the template's email settings, the recipients check, the per-merge report, the
- * account-wide report and the spam score.
+ * Emailing the documents (docs/email.md): the template's email settings, the recipients check, the
+ * per-merge report, the account-wide report and the spam score.
  */
 import { z } from 'zod';
 import { MAX_FROM_NAME_LENGTH } from '../constants.ts';
 
-/** A file sent with every message besides the row's document (spec: "static attachments"). */
+/** A file sent with every message besides the row's document (docs/email.md#static-attachments). */
 export const StaticAttachmentSchema = z.object({ name: z.string(), size: z.number().int() });
 
-/** Letters, digits, space, dot, dash, underscore and parentheses: no special characters (spec section 5). */
+/**
+ * Letters, digits, space, dot, dash, underscore and parentheses: no special characters
+ * (docs/email.md#static-attachments).
+ */
 export const ATTACHMENT_NAME_PATTERN = /^[\p{L}\p{N} ._()-]+$/u;
 export const isValidAttachmentName = (name: string): boolean =>
   name.length > 0 && name.length <= 200 && ATTACHMENT_NAME_PATTERN.test(name) && !/^\.+$/.test(name);
 
 /**
- * The email part of a template (spec section 3 "Email composition"). Subject and content may hold
+ * The email part of a template (docs/email.md#composing). Subject and content may hold
  * column tags ({{Column}}) filled per row; recipients/cc/bcc name columns whose cells hold one or more
  * addresses (separated by comma, semicolon or whitespace).
  */
@@ -58,7 +60,7 @@ export const UpdateEmailSettingsSchema = TemplateEmailSettingsSchema.omit({ stat
 
 export const AttachmentListSchema = z.object({ staticAttachments: z.array(StaticAttachmentSchema) });
 
-/** GET /templates/:id/email/recipients: how many rows have a valid address (spec "recipients check"). */
+/** GET /templates/:id/email/recipients: how many rows have a valid address (docs/email.md#recipients). */
 export const RecipientsCheckSchema = z.object({
   /** Rows (documents) checked. */
   rows: z.number().int(),
@@ -77,12 +79,12 @@ export type RecipientsCheck = z.infer<typeof RecipientsCheckSchema>;
 export const TestEmailSchema = z.object({ to: z.string().max(320).optional(), rowNumber: z.number().int().min(1).optional() });
 export const TestEmailResponseSchema = z.object({ message: z.string(), to: z.string() });
 
-/** Every state a message can be in (spec section 4's full report list). */
+/** Every state a message can be in (docs/email.md#message-states). */
 export const MESSAGE_STATUSES = ['queued', 'accepted', 'delivered', 'opened', 'clicked', 'softBounce', 'hardBounce', 'failed', 'cancelled'] as const;
 export const MessageStatusSchema = z.enum(MESSAGE_STATUSES);
 export type MessageStatus = z.infer<typeof MessageStatusSchema>;
 
-/** One row of the report: a message and its latest status (spec "Event record"). */
+/** One row of the report: a message and its latest status (docs/email.md#email-report). */
 export const EmailEventSchema = z.object({
   messageId: z.string(),
   mergeId: z.string(),
@@ -123,11 +125,11 @@ export const EmailEventCountsSchema = z.object({
 });
 export type EmailEventCounts = z.infer<typeof EmailEventCountsSchema>;
 
-/** GET /templates/:templateId/email/:mergeId (spec section 7): the mailing of one merge. */
+/** GET /templates/:templateId/email/:mergeId (docs/email.md#mailing-status-in-the-wizard): the mailing of one merge. */
 export const MailingReportSchema = z.object({
   events: z.array(EmailEventSchema),
   eventCounts: EmailEventCountsSchema,
-  /** 'smtp' for every Sheaf sender (spec: a mail-provider value or smtp). */
+  /** 'smtp' for every Sheaf sender (docs/email.md#message-states). */
   service: z.string(),
   isCancelled: z.boolean(),
   /** queued | sending | completed | cancelled | error (null when the merge sends no email). */
@@ -152,11 +154,11 @@ export type EmailReport = z.infer<typeof EmailReportSchema>;
 export const MessageParamsSchema = z.object({ messageId: z.string().min(1).max(64) });
 export const EmailEventHistoryListSchema = z.object({ events: z.array(EmailEventHistorySchema) });
 
-/** Spam review (spec sections 3, 4, 9): a 0-10 score (10 = clean) and tips per category. */
+/** Spam review (docs/email.md#spam-score): a 0-10 score (10 = clean) and tips per category. */
 export const SPAM_CATEGORIES = ['clarity', 'engagement', 'indicators', 'legitimacy'] as const;
 export const SpamCategorySchema = z.enum(SPAM_CATEGORIES);
 export const SpamScoreSchema = z.object({
-  /** Whole number; a calculated score is at least 1, since 0 means "not calculated" (spec section 4). */
+  /** Whole number; a calculated score is at least 1, since 0 means "not calculated" (docs/email.md#spam-score). */
   spamScore: z.number().int().min(0).max(10),
   suggestions: z.record(SpamCategorySchema, z.array(z.string())),
   /** The rules that fired, each with its code (for translation) and the points it took. */
@@ -164,7 +166,7 @@ export const SpamScoreSchema = z.object({
 });
 export type SpamScore = z.infer<typeof SpamScoreSchema>;
 
-/** Spec section 4: 0-3 high risk, 4-6 review, 7-10 good; 0 counts as not calculated. */
+/** docs/email.md#spam-score: 0-3 high risk, 4-6 review, 7-10 good; 0 counts as not calculated. */
 export function spamRating(score: number): 'highRisk' | 'review' | 'good' | null {
   if (score <= 0) return null;
   if (score <= 3) return 'highRisk';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PasswordProtectionSchema } from '../output.ts';
 import { MergeSchema } from './templates.ts';
 
-/** POST /templates/:id/merge (spec section 7 "Merge request"). */
+/** POST /templates/:id/merge (docs/merging.md#starting-a-merge). */
 export const MergeRequestSchema = z.object({
   uid: z.string().optional(),
   templateId: z.string().optional(),
@@ -32,7 +32,7 @@ export type MergeRequest = z.infer<typeof MergeRequestSchema>;
 
 export const MergeListSchema = z.object({ merges: z.array(MergeSchema) });
 
-/** Credits of spec section 3: what the plan allows now and after this merge. */
+/** Credits of docs/plans.md#credits: what the plan allows now and after this merge. */
 export const CreditsSchema = z.object({
   available: z.number().int().nullable(),
   toBeUsed: z.number().int(),

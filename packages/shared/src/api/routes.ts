@@ -1,5 +1,5 @@
 /**
- * Every call of the /v1 API (spec section 7 plus the calls it says are "not shown"), as one table.
+ * Every call of the /v1 API, as one table (docs/README.md#calls).
  * The server registers exactly these; the web client calls them by key (api.call('login', ...)).
  */
 import { z } from 'zod';
@@ -35,7 +35,7 @@ export const routes = {
   // Meta
   config: route({ method: 'GET', path: '/config', access: 'public', summary: 'Server parameters and version', response: ServerConfigSchema }),
 
-  // Accounts (spec sections 2, 5, 7)
+  // Accounts (docs/accounts.md)
   login: route({ method: 'POST', path: '/users/login', access: 'public', summary: 'Log in with email and password', body: LoginRequestSchema, response: SessionSchema }),
   register: route({ method: 'POST', path: '/users/register', access: 'public', summary: 'Create an account', body: RegisterRequestSchema, response: SessionSchema, status: 201 }),
   token: route({ method: 'POST', path: '/users/token', access: 'public', summary: 'Exchange a refresh token for new tokens (rotating)', body: TokenRequestSchema, response: TokenResponseSchema }),
@@ -91,7 +91,7 @@ export const routes = {
   deleteMerge: route({ method: 'DELETE', path: '/templates/:id/merges/:mergeId', access: 'private', summary: 'Remove the history entry and its files', params: MergeParamsSchema, response: OkSchema }),
   downloadMerge: route({ method: 'GET', path: '/files/:token', access: 'public', summary: 'Download a merge result by its time-limited link', params: DownloadParamsSchema, response: 'binary' }),
 
-  // Senders (spec sections 2-8; issue #4)
+  // Senders (docs/email.md#senders; issue #4)
   listSenders: route({ method: 'GET', path: '/senders', access: 'private', summary: 'The user\'s senders', response: SenderListSchema }),
   getSender: route({ method: 'GET', path: '/senders/:senderId', access: 'private', summary: 'One sender (re-check of a domain sender\'s DNS records)', params: SenderParamsSchema, response: SenderSchema }),
   createSender: route({ method: 'POST', path: '/senders', access: 'private', summary: 'Add a sender (spoof: mails a code; domain: returns DNS records; smtp: tests the connection)', body: CreateSenderSchema, response: CreateSenderResponseSchema, status: 201 }),

@@ -1,7 +1,6 @@
 /**
- * Verified senders (spec sections 2-6: "Sender", "Add-sender dialog", the sender method rules and the
- * sender errors of section 8). A sender is an address the user has proven is theirs, by one of three
- * methods:
+ * Verified senders (docs/email.md#senders). A sender is an address the user has proven is theirs, by one
+ * of three methods:
  *  - spoof:  an address on the product's mail domain (local part of the user's own address @ MAIL_DOMAIN)
  *            shown with the identifier as display name; a 4-digit code mailed to the user's real address
  *            proves it; replies go to the real address.
@@ -19,7 +18,7 @@ export const SenderMethodSchema = z.enum(SENDER_METHODS);
 export const SENDER_NOTIFICATIONS = ['failed', 'all'] as const;
 export const SenderNotificationsSchema = z.enum(SENDER_NOTIFICATIONS);
 
-/** Default MAIL FROM subdomain of a domain sender: the product's name (spec section 9). */
+/** Default MAIL FROM subdomain of a domain sender: the product's name (docs/limits.md#senders-and-email). */
 export const DEFAULT_SENDER_SUBDOMAIN = 'sheaf';
 
 export const DNS_RECORD_PURPOSES = ['dkim', 'spf', 'mxa', 'mxb', 'cname'] as const;
@@ -74,8 +73,9 @@ export const SenderListSchema = z.object({ senders: z.array(SenderSchema) });
 const trimmed = (max: number) => z.string().max(max).transform((value) => cleanWhitespace(value));
 
 /**
- * POST /senders. Validation happens in the service so each problem gets the spec's error name
- * (EmptyEmailError, ServerError, ...) as a field error; the schema only bounds sizes.
+ * POST /senders. Validation happens in the service so each problem gets its error name of
+ * docs/email.md#sender-form-rules (EmptyEmailError, ServerError, ...) as a field error; the schema only
+ * bounds sizes.
  */
 export const CreateSenderSchema = z.discriminatedUnion('method', [
   z.object({ method: z.literal('spoof'), email: trimmed(254), identifier: trimmed(100), notifications: SenderNotificationsSchema.optional() }),
@@ -112,12 +112,13 @@ export const VerifySenderResponseSchema = z.object({ sender: SenderSchema, sende
 export const UpdateSenderSchema = z.object({ notifications: SenderNotificationsSchema });
 export const SenderParamsSchema = z.object({ senderId: z.string().min(1).max(40) });
 
-/** Range of the SMTP port field (spec section 5: 1 to 99999; a real TCP port is at most 65535). */
+/** Range of the SMTP port field (docs/email.md#sender-form-rules: 1 to 99999; a real TCP port is at most 65535). */
 export const SMTP_PORT_RANGE = { min: SMTP_PORT_MIN, max: SMTP_PORT_MAX } as const;
 
 /**
- * The spec's sender error names (section 8) and the field each is shown under. The server answers
- * { code: 'sender/<name>', fields: { <field>: code } } so the dialog puts the text under the field.
+ * The sender error names (docs/email.md#sender-form-rules) and the field each is shown under. The server
+ * answers { code: 'sender/<name>', fields: { <field>: code } } so the dialog puts the text under the
+ * field.
  */
 export const SENDER_FIELD_ERRORS = {
   EmptyEmailError: 'email',

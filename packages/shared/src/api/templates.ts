@@ -19,7 +19,7 @@ export type OutputRows = z.infer<typeof OutputRowsSchema>;
 /** All data rows: what a template without a choice generates. */
 export const ALL_OUTPUT_ROWS: OutputRows = { mode: 'all', startRow: null, endRow: null, specificRows: '' };
 
-/** The output flags a template remembers between merges (spec section 3 "Template"). */
+/** The output flags a template remembers between merges (docs/merging.md#output-options). */
 export const TemplateOutputSettingsSchema = z.object({
   isCombinedOutput: z.boolean(),
   isKeepFormOutput: z.boolean(),

@@ -13,7 +13,7 @@ export const EmailSchema = z.string().transform((value) => cleanWhitespace(value
 export const BillingPlanSchema = z.enum(BILLING_PLANS);
 export const LanguageSchema = z.enum(LANGUAGES);
 
-/** Spec section 3 "User", as the client sees it (no secrets). */
+/** The user as the client sees it (no secrets; docs/accounts.md). */
 export const UserSchema = z.object({
   uid: z.string(),
   email: z.string(),
@@ -68,7 +68,7 @@ export const SessionSchema = z.object({
 });
 export type Session = z.infer<typeof SessionSchema>;
 
-/** The token endpoint of spec section 7 (refresh grant); the refresh token rotates on every use. */
+/** The token endpoint of docs/accounts.md#sessions (refresh grant); the refresh token rotates on every use. */
 export const TokenRequestSchema = z.object({
   grant_type: z.literal('refresh_token'),
   refresh_token: z.string().min(1).max(512),

@@ -1,5 +1,5 @@
 /**
- * Rules of the email message's HTML (spec section 5 "Email composition") that the composer in the
+ * Rules of the email message's HTML (docs/email.md#composing) that the composer in the
  * web app and the server's mailing checks both apply.
  */
 import { columnTags } from '../rows.ts';

@@ -1,5 +1,5 @@
 /**
- * The account password rule (spec section 5 "Registration": at least 6 characters; the server also
+ * The account password rule (docs/accounts.md#password-rules: at least 6 characters; the server also
  * refuses the most common passwords and the account's own address). Registration, reset, change
  * and child users apply it on the server; the forms say the same before anything is sent.
  */

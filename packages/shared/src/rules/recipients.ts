@@ -1,5 +1,5 @@
 /**
- * Recipient addresses (spec section 5 "Email composition": the recipients check, the reply-to): one
+ * Recipient addresses (docs/email.md#composing: the recipients check, the reply-to): one
  * reading for the composer and the mailing. A cell may hold several addresses separated by commas,
  * semicolons or whitespace ("a@x.com; b@y.org"), optionally as "Name <address>".
  */

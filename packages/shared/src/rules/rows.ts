@@ -1,5 +1,5 @@
 /**
- * Which data rows a selection picks (spec sections 3 and 5 "Row ranges"). The web app counts the
+ * Which data rows a selection picks (docs/spreadsheets.md#row-selection). The web app counts the
  * documents to make with it, the engine and the server pick the rows with it, so the number shown in
  * step 4 is the number made. A range picks the rows between its two ends whichever is typed first
  * (as the row list reads "12-5"); rows outside the sheet's data rows are not picked.

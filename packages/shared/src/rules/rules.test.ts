@@ -66,7 +66,7 @@ describe('sender fields', () => {
     for (const bad of ['', '-mail', 'mail..out', 'mail_out']) expect(parseSubdomain(bad, 'example.com'), bad).toEqual({ error: 'SubdomainError' });
   });
 
-  it('answers the spec\'s error names in the spec\'s order', () => {
+  it('answers the documented error names in the documented order', () => {
     expect(senderEmailProblem(' ')).toBe('EmptyEmailError');
     expect(senderEmailProblem('ada@')).toBe('EmailError');
     expect(smtpFieldProblems({ server: '', port: '', username: ' ', password: '' })).toEqual({

@@ -1,7 +1,8 @@
 /**
- * The add-sender form's field rules (spec section 5 "Sender forms"), each answering the spec's error
- * name (section 8). The dialog shows them while the user types; the server applies the same
- * functions before it looks anything up (already added, domain claimed and the SMTP login are its own).
+ * The add-sender form's field rules (docs/email.md#sender-form-rules), each answering the catalogue's
+ * error name (docs/email.md#sender-form-rules). The dialog shows them while the user types; the server
+ * applies the same functions before it looks anything up (already added, domain claimed and the SMTP
+ * login are its own).
  */
 import { SMTP_PORT_MAX, SMTP_PORT_MIN } from '../constants.ts';
 import { cleanWhitespace } from '../api/common.ts';
@@ -33,8 +34,8 @@ const DNS_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
 /**
  * The MAIL FROM subdomain, lower-cased (absent: the default), or the error: letters, digits, dots
- * and hyphens only (spec section 5), each part a DNS label, and the whole name under `domain` at
- * most 253 characters. `domain` may be '' while the address is not typed yet.
+ * and hyphens only (docs/email.md#sender-form-rules), each part a DNS label, and the whole name under
+ * `domain` at most 253 characters. `domain` may be '' while the address is not typed yet.
  */
 export function parseSubdomain(subdomain: string | undefined, domain: string): { subdomain: string } | { error: SenderErrorName } {
   const value = cleanWhitespace(subdomain ?? DEFAULT_SENDER_SUBDOMAIN).toLowerCase().replace(/\.$/, '');
@@ -74,8 +75,9 @@ export function parsePort(port: number | string): number | null {
 }
 
 /**
- * The smtp method's fields in the spec's order: server, port, username, password. An existing
- * sender keeps its stored password when the field is left empty (`passwordOptional`).
+ * The smtp method's fields in the documented order (docs/email.md#sender-form-rules): server, port,
+ * username, password. An existing sender keeps its stored password when the field is left empty
+ * (`passwordOptional`).
  */
 export function smtpFieldProblems(
   input: { server: string; port: number | string; username: string; password: string },

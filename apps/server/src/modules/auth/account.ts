@@ -1,5 +1,5 @@
 /**
- * The account changes that need the current password (spec sections 2 and 6): email, password and
+ * The account changes that need the current password (docs/accounts.md): email, password and
  * deletion of the account. They live with sign-in, since they check the password and end sessions.
  */
 import type { z } from 'zod';
@@ -45,7 +45,7 @@ export async function changePassword(ctx: AppContext, principal: Principal, inpu
   });
 }
 
-/** Deletes the account, its rows and its files. Refused while child users exist (spec section 6). */
+/** Deletes the account, its rows and its files. Refused while child users exist (docs/accounts.md#deleting-the-account). */
 export async function deleteAccount(ctx: AppContext, principal: Principal, password: string, ip: string): Promise<void> {
   const uid = actorFor(principal, 'account');
   const user = await requireUser(ctx.db, uid);

@@ -1,4 +1,7 @@
-/** The password-reset email in each interface language (spec: en, de, fr, es, zh; en is the fallback). */
+/**
+ * The password-reset email in each interface language (docs/web-app.md#languages: en, de, fr, es, zh; en
+ * is the fallback).
+ */
 import { FALLBACK_LANGUAGE, LANGUAGES, type Language } from '@sheaf/shared';
 
 interface ResetMail {

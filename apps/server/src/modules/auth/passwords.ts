@@ -1,6 +1,6 @@
 /**
- * Password hashing (argon2id) and the password rules of spec section 5. The rules live here once and
- * serve registration, reset, change-password and child-user creation alike.
+ * Password hashing (argon2id) and the password rules of docs/accounts.md#password-rules. The rules live
+ * here once and serve registration, reset, change-password and child-user creation alike.
  */
 import argon2 from 'argon2';
 import { accountPasswordProblem, type ErrorCode } from '@sheaf/shared';

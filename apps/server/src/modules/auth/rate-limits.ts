@@ -1,5 +1,5 @@
 /**
- * Rate limits on sign-in and password reset (DESIGN: "Too many failed attempts"), counted in the
+ * Rate limits on sign-in and password reset (docs/accounts.md#rate-limits), counted in the
  * auth_attempts table so they hold across restarts and across server processes.
  */
 import { SheafError } from '@sheaf/shared';

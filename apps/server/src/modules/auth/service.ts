@@ -1,4 +1,4 @@
-/** Sign-up, sign-in and password reset (spec sections 2, 5, 6 and 8). */
+/** Sign-up, sign-in and password reset (docs/accounts.md). */
 import type { z } from 'zod';
 import {
   ERROR_MESSAGES, INITIAL_PLAN, SheafError, SheafFieldErrors, cleanWhitespace, isValidEmail, type ErrorCode, type Session,

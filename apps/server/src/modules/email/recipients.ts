@@ -10,7 +10,7 @@ export { addressesOf, type CellAddresses } from '@sheaf/shared';
 
 const MAX_INVALID_EXAMPLES = 10;
 
-/** Counts valid and invalid To addresses over the given data rows (spec "recipients check"). */
+/** Counts valid and invalid To addresses over the given data rows (docs/email.md#recipients). */
 export function checkRecipients(sheet: SheetData, column: number, rows: Iterable<number>): RecipientsCheck {
   const result: RecipientsCheck = { rows: 0, valid: 0, invalid: 0, rowsWithoutRecipient: 0, invalidExamples: [] };
   for (const row of rows) {

@@ -87,7 +87,10 @@ export async function deleteAttachment(ctx: AppContext, principal: Principal, te
   return remaining;
 }
 
-/** The recipients check of spec section 5 over every data row (the column given, else the saved recipients column). */
+/**
+ * The recipients check of docs/email.md#recipients over every data row (the column given, else the saved
+ * recipients column).
+ */
 export async function recipientsCheck(ctx: AppContext, principal: Principal, templateId: string, column: string | undefined): Promise<RecipientsCheck> {
   const ownerId = accountFor(principal, 'templates:read');
   const stored = await readEmailSettings(ctx.db, ownerId, templateId);

@@ -1,7 +1,7 @@
 /**
- * The email part of a merge request, checked when the merge starts (spec section 5 "Email
- * composition") and frozen into the merge (merges.request.email): later edits of the template's
- * settings, attachments or sender choice do not change a mailing that is under way.
+ * The email part of a merge request, checked when the merge starts (docs/email.md#composing) and frozen
+ * into the merge (merges.request.email): later edits of the template's settings, attachments or sender
+ * choice do not change a mailing that is under way.
  */
 import { MAX_FROM_NAME_LENGTH, SheafError, columnTags, isValidReplyTo, entitlements, sendEmailRefusal, type ErrorCode, type TemplateEmailSettings } from '@sheaf/shared';
 import type { SheetData } from '@sheaf/engine';

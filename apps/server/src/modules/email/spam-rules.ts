@@ -1,6 +1,6 @@
 /**
- * The spam review (spec "Spam review"): transparent rules over one composed message. Each rule has a
- * catalogue code ('spam/...', its English text is the suggestion), a category and the points it takes
+ * The spam review (docs/email.md#spam-score): transparent rules over one composed message. Each rule has
+ * a catalogue code ('spam/...', its English text is the suggestion), a category and the points it takes
  * off a clean 10. Score = 10 minus the points, rounded, kept within 1..10 (0 means "not calculated").
  * Pure: message in, score and findings out.
  */

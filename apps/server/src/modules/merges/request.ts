@@ -1,7 +1,7 @@
 /**
- * A merge request checked against the spreadsheet before anything starts (spec section 5): output
- * options, password rules, column tags. What is stored in merges.request keeps the passwords
- * encrypted; the job decrypts them only when it makes the documents.
+ * A merge request checked against the spreadsheet before anything starts
+ * (docs/merging.md#starting-a-merge): output options, password rules, column tags. What is stored in
+ * merges.request keeps the passwords encrypted; the job decrypts them only when it makes the documents.
  */
 import {
   OutputOptionsSchema, SheafError, columnTags, hasColumnTags, isValidPasswordPattern,
@@ -22,7 +22,7 @@ export interface StoredRequest extends Omit<MergeRequest, 'passwordProtection' |
   email?: unknown;
 }
 
-/** Both passwords empty means no protection (spec section 3). */
+/** Both passwords empty means no protection (docs/merging.md#password-protection). */
 function protectionOf(request: MergeRequest): PasswordProtection | undefined {
   const protection = request.passwordProtection;
   if (!protection || (!protection.readPassword && !protection.modifyPassword)) return undefined;

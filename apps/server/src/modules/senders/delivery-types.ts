@@ -39,7 +39,7 @@ export interface SenderDelivery {
   /** DKIM signing for verified domain senders. */
   dkim: { domainName: string; keySelector: string; privateKey: string } | null;
   route: SmtpRoute | OutboxRoute;
-  /** Where delivery notifications go ('failed' or 'all' of spec section 3). */
+  /** Where delivery notifications go ('failed' or 'all' of docs/email.md#senders). */
   notifications: 'failed' | 'all';
   /** The owner's account address, for notifications. */
   ownerEmail: string;

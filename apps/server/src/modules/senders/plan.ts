@@ -1,4 +1,4 @@
-/** Which sender methods the plan and edition allow (spec section 6), as the refusal to answer. */
+/** Which sender methods the plan and edition allow (docs/email.md#sender-methods-by-plan), as the refusal to answer. */
 import { billingPlanOf, entitlements, senderMethodRefusal, type Edition, type ErrorCode, type SenderMethod } from '@sheaf/shared';
 
 export function methodRefusal(method: SenderMethod, plan: string, edition: Edition): ErrorCode | null {

@@ -4,7 +4,7 @@ import type { SenderRow } from './repository.ts';
 
 const recordOk = (records: DnsRecord[], purpose: DnsRecord['purpose']) => records.some((record) => record.purpose === purpose && record.status === 'success');
 
-/** local part of the real address @ the product's mail domain (spec section 3). */
+/** local part of the real address @ the product's mail domain (docs/email.md#senders). */
 export function spoofAddress(email: string, mailDomain: string): string {
   return `${email.slice(0, email.lastIndexOf('@'))}@${mailDomain}`;
 }

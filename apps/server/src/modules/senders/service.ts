@@ -1,6 +1,7 @@
 /**
  * The user's senders: list, add (with the method's proof started), verify, change notifications,
- * delete. Plan rules of spec section 6 are enforced here, whatever the dialog shows.
+ * delete. Plan rules of docs/plans.md#what-each-plan-may-do are enforced here, whatever the dialog
+ * shows.
  */
 import { SheafError, type CreateSenderSchema, type Sender, type SenderMethod, type UpdateSenderSchema, type VerifySenderSchema } from '@sheaf/shared';
 import type { z } from 'zod';
@@ -74,7 +75,10 @@ export async function createSender(ctx: AppContext, principal: Principal, input:
   return { sender: present(ctx, row), ...(await listSenders(ctx, principal)) };
 }
 
-/** Email: empty, invalid, already verified or already added by this user (spec section 5's order). */
+/**
+ * Email: empty, invalid, already verified or already added by this user (in the order of
+ * docs/email.md#sender-form-rules).
+ */
 async function checkNewAddress(ctx: AppContext, ownerId: string, method: SenderMethod, email: string): Promise<void> {
   fail(emailProblem(email));
   const existing = await findSenderByAddress(ctx.db, ownerId, method, email);

@@ -1,8 +1,8 @@
 /**
  * SMTP senders: the user's own server, proven by a live connection and login. The host is checked by
  * the SSRF guard first (adapters/net/safe-host.ts) and the test connects to the checked address.
- * Outcomes (spec section 8, VerificationError): the server refused (its reply text as {response}) or
- * the connection failed ('Connection to the SMTP server failed').
+ * Outcomes (docs/email.md#smtp-senders, VerificationError): the server refused (its reply text as
+ * {response}) or the connection failed ('Connection to the SMTP server failed').
  */
 import { SheafError, SheafFieldErrors, formatErrorMessage } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';

@@ -1,8 +1,8 @@
 /**
- * Spoof senders (spec section 3): mail leaves as "Identifier <local part@MAIL_DOMAIN>" with replies to
- * the real address. A 4-digit code mailed to the real address proves it is the user's. The code is
- * crypto-random, stored only as an HMAC keyed with the server's secret (10,000 codes are no secret
- * against a plain hash), valid for 15 minutes and for 5 tries in all.
+ * Spoof senders (docs/email.md#spoof-senders): mail leaves as "Identifier <local part@MAIL_DOMAIN>" with
+ * replies to the real address. A 4-digit code mailed to the real address proves it is the user's. The
+ * code is crypto-random, stored only as an HMAC keyed with the server's secret (10,000 codes are no
+ * secret against a plain hash), valid for 15 minutes and for 5 tries in all.
  */
 import { randomInt } from 'node:crypto';
 import { SheafError, VERIFICATION_CODE_LENGTH } from '@sheaf/shared';
@@ -71,7 +71,7 @@ export async function createSpoofSender(ctx: AppContext, owner: UserRow, input: 
 
 /**
  * The code from the mail. No code: the dialog was closed and cannot be reopened for a spoof sender
- * (spec section 2). Every try uses up one of MAX_CODE_ATTEMPTS, the right one too.
+ * (docs/email.md#spoof-senders). Every try uses up one of MAX_CODE_ATTEMPTS, the right one too.
  */
 export async function verifySpoofCode(ctx: AppContext, row: SenderRow, code: string | undefined): Promise<void> {
   if (row.is_verified) return;

@@ -1,7 +1,7 @@
 /**
- * The sender form rules of spec section 5, in the spec's order, each failing with the spec's error name
- * (section 8) shown under its field. Checks that need the database (already added, already verified,
- * domain claimed) are the service's; these are the pure ones.
+ * The sender form rules (docs/email.md#sender-form-rules), in their order, each failing with its error
+ * name shown under its field. Checks that need the database (already added, already verified, domain
+ * claimed) are the service's; these are the pure ones.
  */
 import {
   SENDER_FIELD_ERRORS, SheafFieldErrors, cleanWhitespace, parsePort, smtpFieldProblems,
@@ -11,7 +11,7 @@ import {
 // The field rules are the shared ones the add-sender dialog applies (packages/shared/src/rules/senders.ts).
 export { identifierProblem, parsePort, parseSubdomain, senderEmailProblem as emailProblem } from '@sheaf/shared';
 
-/** The spec's error as a field error: { code: 'sender/<name>', fields: { <field>: 'sender/<name>' } }. */
+/** A sender error name as a field error: { code: 'sender/<name>', fields: { <field>: 'sender/<name>' } }. */
 export function senderFieldError(name: SenderErrorName): SheafFieldErrors {
   return new SheafFieldErrors({ [SENDER_FIELD_ERRORS[name]]: `sender/${name}` });
 }
@@ -29,9 +29,10 @@ export interface SmtpFields {
   password: string;
 }
 
-/** server, port, username, password, checked in that order (spec section 5). */
+/** server, port, username, password, checked in that order (docs/email.md#sender-form-rules). */
 export function checkSmtpFields(input: { server: string; port: number | string; username: string; password: string }): SmtpFields {
-  // The first problem in the spec's order; 1 to 99999 as the form allows (65536+ then fails to connect).
+  // The first problem in the documented order (docs/email.md#sender-form-rules); 1 to 99999 as the form allows (65536+ then
+  // fails to connect).
   const problems = smtpFieldProblems(input);
   for (const field of ['server', 'port', 'username', 'password'] as const) fail(problems[field] ?? null);
   return { server: input.server.trim(), port: parsePort(input.port)!, username: input.username, password: input.password };

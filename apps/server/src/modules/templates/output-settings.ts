@@ -1,6 +1,7 @@
 /**
- * The output settings a template remembers (spec section 3: combined, keep forms, repair, ...). The
- * password protection is stored encrypted at rest and only ever decrypted for its owner.
+ * The output settings a template remembers (docs/merging.md#output-options: combined, keep forms,
+ * repair, ...). The password protection is stored encrypted at rest and only ever decrypted for its
+ * owner.
  */
 import { ALL_OUTPUT_ROWS, TemplateOutputSettingsSchema, type PasswordProtection, type TemplateOutputSettings } from '@sheaf/shared';
 import { decryptSecret, encryptSecret } from '../../crypto/secrets.ts';
@@ -32,7 +33,7 @@ export function readOutput(key: Uint8Array, stored: Record<string, unknown>): Te
   return parsed.success ? parsed.data : DEFAULT_OUTPUT;
 }
 
-/** The stored form of settings; a protection with both passwords empty is removed (spec section 5). */
+/** The stored form of settings; a protection with both passwords empty is removed (docs/merging.md#password-protection). */
 export function storeOutput(key: Uint8Array, output: TemplateOutputSettings): Record<string, unknown> {
   const { passwordProtection, ...flags } = output;
   const stored: StoredOutput = { ...flags };

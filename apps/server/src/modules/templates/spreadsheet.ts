@@ -1,8 +1,8 @@
 /**
- * The spreadsheet of a template: upload (read in a worker; every rejection of spec section 5 is a
- * catalogue error from the engine), rows for the wizard, header-row changes, copy and delete. The
- * spreadsheets module reads and stores sheets; this side ties them to the template (its header row,
- * merges in progress).
+ * The spreadsheet of a template: upload (read in a worker; every rejection of
+ * docs/spreadsheets.md#limits is a catalogue error from the engine), rows for the wizard, header-row
+ * changes, copy and delete. The spreadsheets module reads and stores sheets; this side ties them to the
+ * template (its header row, merges in progress).
  */
 import { SheafError, type ExcelMeta, type ExcelSheetResponse } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';

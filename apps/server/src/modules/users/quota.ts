@@ -1,5 +1,5 @@
 /**
- * The monthly document quota (spec sections 1, 3, 9): a counter of documents generated since
+ * The monthly document quota (docs/plans.md#quota-and-counter): a counter of documents generated since
  * billing_date; one month later the period renews (counter back to 0). The merges module calls
  * `getCredits` before a merge and `chargeDocuments` inside its transaction.
  */
@@ -63,7 +63,7 @@ export interface Credits {
   renewsAt: string | null;
 }
 
-/** The credits balance of spec section 3 for a merge of `toBeUsed` documents (CreditsSchema). */
+/** The credits balance of docs/plans.md#credits for a merge of `toBeUsed` documents (CreditsSchema). */
 export async function getCredits(q: Queryable, uid: string, toBeUsed: number): Promise<Credits> {
   const period = await currentPeriod(q, uid);
   if (period.quota === null) return { available: null, toBeUsed, newBalance: null, unlimited: true, renewsAt: null };

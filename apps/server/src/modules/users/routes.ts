@@ -1,5 +1,5 @@
 /**
- * The signed-in user's own account calls (spec sections 2 and 6); email, password and deletion: auth/routes.ts. The route layer verifies the token
+ * The signed-in user's own account calls (docs/accounts.md); email, password and deletion: auth/routes.ts. The route layer verifies the token
  * with the database (verifyAccessToken with ctx.db): deleted or disabled accounts and tokens older than
  * the last password change never reach these handlers.
  */

@@ -1,4 +1,4 @@
-/** The signed-in user's own account: profile and credits (spec sections 2, 3, 6). Email, password and deletion need the
+/** The signed-in user's own account: profile and credits (docs/accounts.md). Email, password and deletion need the
  * current password: auth/account.ts. */
 import type { z } from 'zod';
 import { SheafError, SheafFieldErrors, cleanWhitespace, type ErrorCode, type UpdateMeSchema, type User } from '@sheaf/shared';

@@ -1,7 +1,7 @@
 /**
  * Sheaf has no service worker. An old one (from an earlier deployment on this origin) would serve
  * stale files, so on load every registration and cache is removed, and if one was controlling this
- * page it is reloaded once to come up fresh (spec section 2 "Background").
+ * page it is reloaded once to come up fresh (docs/web-app.md#background-behaviours).
  */
 const RELOADED_KEY = 'sheaf.swReloaded';
 

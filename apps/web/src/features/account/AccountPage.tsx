@@ -13,7 +13,7 @@ import PasswordSection from './PasswordSection.tsx';
 import PlanSection from './PlanSection.tsx';
 import ProfileSection from './ProfileSection.tsx';
 
-/** `/account`: the Account tab of the account area (spec section 2 "Account area"). */
+/** `/account`: the Account tab of the account area (docs/web-app.md#account-area). */
 export default function AccountPage() {
   const { t } = useTranslation('account');
   const me = useCurrentUser();

@@ -16,8 +16,8 @@ import SettingsSection from './SettingsSection.tsx';
 import { formFailure } from './formFailure.ts';
 
 /**
- * Deleting the account (spec section 6): the current password is required; it is refused while child
- * users exist. Afterwards the session ends and the user lands on /login.
+ * Deleting the account (docs/accounts.md#deleting-the-account): the current password is required; it is
+ * refused while child users exist. Afterwards the session ends and the user lands on /login.
  */
 export default function DeleteAccountSection() {
   const { t } = useTranslation(['account', 'errors']);

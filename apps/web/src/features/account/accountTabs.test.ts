@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { visibleAccountTabs } from './accountTabs.ts';
 
 describe('account tabs', () => {
-  it('shows every area to account holders, in the order of the spec', () => {
+  it('shows every area to account holders, in the documented order (docs/web-app.md)', () => {
     expect(visibleAccountTabs(false).map((tab) => tab.path)).toEqual(
       ['/account', '/users', '/senders', '/email-report', '/api-keys', '/integrations', '/billing'],
     );

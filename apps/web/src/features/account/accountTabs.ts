@@ -1,4 +1,4 @@
-/** Spec section 2 "Account area": the tabs, in order, with their routes. */
+/** docs/web-app.md#account-area: the tabs, in order, with their routes. */
 export const ACCOUNT_TABS = [
   { key: 'account', path: '/account', parentOnly: false },
   { key: 'users', path: '/users', parentOnly: true },
@@ -9,7 +9,10 @@ export const ACCOUNT_TABS = [
   { key: 'billing', path: '/billing', parentOnly: true },
 ] as const;
 
-/** Spec section 9: a tab switch waits this long before the route changes (the indicator moves first). */
+/**
+ * docs/limits.md#timing-in-the-web-app: a tab switch waits this long before the route changes (the
+ * indicator moves first).
+ */
 export const TAB_SWITCH_DELAY_MS = 500;
 
 export function visibleAccountTabs(isChildUser: boolean) {

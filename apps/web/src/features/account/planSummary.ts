@@ -1,6 +1,9 @@
 import type { User } from '@sheaf/shared';
 
-/** The quota renews one month after the billing date (spec section 9), same day of month where it exists. */
+/**
+ * The quota renews one month after the billing date (docs/plans.md#quota-and-counter), same day of month
+ * where it exists.
+ */
 export function renewalDate(billingDate: string): Date {
   const start = new Date(billingDate);
   const next = new Date(start);

@@ -13,7 +13,7 @@ interface Options<T> {
 
 /**
  * Submission state of one account form: busy flag, server field errors, and the success or failure
- * snackbar every account action shows (spec section 8).
+ * snackbar every account action shows (docs/accounts.md#account-page).
  */
 export function useAccountSubmit() {
   const { t } = useTranslation(['account', 'errors']);

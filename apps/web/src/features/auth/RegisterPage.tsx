@@ -52,7 +52,7 @@ export default function RegisterPage() {
     }
   };
   const server = failure ? formErrors(failure, t, { knownGeneral: GENERAL_CODES, fallbackCode: 'generic/technical-error' }) : null;
-  // A taken address in this form's own words (spec section 5), under the email field.
+  // A taken address in this form's own words (docs/accounts.md#sign-up), under the email field.
   const emailTaken = failure instanceof ApiError && (failure.fields.email ?? failure.code) === 'auth/email-already-in-use';
   const fieldErrors: Partial<Record<string, string>> = {
     ...server?.fields,

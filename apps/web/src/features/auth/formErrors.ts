@@ -1,6 +1,6 @@
 /**
  * How the public forms turn a failed call into messages: field codes under their fields, and one
- * general message below the form (spec section 8: login shows the server's field errors and a
+ * general message below the form (docs/accounts.md#sign-in: login shows the server's field errors and a
  * general error; registration says "technical error" for anything it does not recognise).
  */
 import type { TFunction } from 'i18next';

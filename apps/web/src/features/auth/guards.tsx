@@ -1,7 +1,7 @@
 /**
- * Route guards (spec section 2): protected pages send signed-out users to /login and remember where
- * they were going; public pages (login, register, reset) send signed-in users on, to that remembered
- * page, to /billing when a plan was chosen before signing up, else home.
+ * Route guards (docs/web-app.md#routes): protected pages send signed-out users to /login and remember
+ * where they were going; public pages (login, register, reset) send signed-in users on, to that
+ * remembered page, to /billing when a plan was chosen before signing up, else home.
  */
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';

@@ -8,7 +8,7 @@ describe('registration checks', () => {
     expect(validateRegistration(valid)).toEqual({});
   });
 
-  it('names every missing or wrong field with the spec\'s message key', () => {
+  it('names every missing or wrong field with its documented message key', () => {
     expect(validateRegistration({ ...valid, firstName: ' ', lastName: '', email: '', password: '12345', confirmPassword: 'x', acceptTerms: false })).toEqual({
       firstName: 'validation.firstNameRequired',
       lastName: 'validation.lastNameRequired',

@@ -1,6 +1,6 @@
 /**
- * Client checks of the registration form (spec section 5), in the order the spec lists them. Each
- * result is a key of the `auth` namespace (validation.*) whose English text is the spec's wording.
+ * Client checks of the registration form (docs/accounts.md#sign-up), in the documented order. Each
+ * result is a key of the `auth` namespace (validation.*) whose English text is the documented wording.
  */
 import { accountPasswordProblem, isValidEmail } from '@sheaf/shared';
 

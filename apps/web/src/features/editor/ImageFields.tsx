@@ -1,6 +1,7 @@
 /**
  * Images of the template, for image placeholders: each row's cell names one of them. PNG or JPEG,
- * at most 2 MB (spec section 9), checked here before the upload and again by the server.
+ * at most 2 MB (docs/limits.md#files-and-uploads), checked here before the upload and again by the
+ * server.
  */
 import { useRef, useState, type ChangeEvent } from 'react';
 import { Box, Button, IconButton, List, ListItem, ListItemText, Typography } from '@mui/material';

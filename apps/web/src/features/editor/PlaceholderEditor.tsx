@@ -30,7 +30,7 @@ export default function PlaceholderEditor({ template, excel }: PlaceholderEditor
   // The bytes pdf.js could not open; other (newer) bytes are tried afresh.
   const [failedBytes, setFailedBytes] = useState<Uint8Array | null>(null);
 
-  // Page sizes as a person sees them; the spec's default where the server gave none.
+  // Page sizes as a person sees them; the default of docs/editor.md#coordinates where the server gave none.
   const pages = useMemo(
     () => (template.pages.length > 0 ? template.pages : Array.from({ length: Math.max(1, template.numPages) }, () => ({ ...DEFAULT_PAGE_SIZE }))),
     [template.pages, template.numPages],

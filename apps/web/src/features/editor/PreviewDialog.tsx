@@ -1,5 +1,5 @@
 /**
- * Preview (spec section 2, step 2): the engine fills a few rows with the CURRENT, unsaved
+ * Preview (docs/editor.md#preview, step 2): the engine fills a few rows with the CURRENT, unsaved
  * placeholders and the resulting PDF is shown page by page as pictures. Rows are numbered as in Excel;
  * the first three data rows by default, at most 20 at a time; "Show longest occurrence" fills each
  * placeholder with the longest value of its column, to check that it fits.

@@ -1,6 +1,6 @@
 /**
  * The editor toolbar: add, undo/redo, zoom, jump to page, preview, header row, save and the save state.
- * The page field follows spec section 5: 1..max, out of range ignored, NaN or below 1 blanks it.
+ * The page field follows docs/editor.md#editing: 1..max, out of range ignored, NaN or below 1 blanks it.
  */
 import { useState } from 'react';
 import { Box, Button, Chip, Divider, IconButton, TextField, Tooltip, Typography } from '@mui/material';

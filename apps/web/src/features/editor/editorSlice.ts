@@ -1,5 +1,5 @@
 /**
- * Editor state (spec section 3 "Editor state"): the placeholders of the template being edited with
+ * Editor state (docs/editor.md#editing): the placeholders of the template being edited with
  * their undo/redo history, the selection, zoom, current page, preview settings and the live drag or
  * resize gesture. Placeholders change only through history commits, so `changed` is exact.
  */

@@ -1,7 +1,7 @@
 /**
  * Fonts in the editor: the three standard fonts plus the user's uploaded .ttf/.otf fonts, which are
  * fetched once and registered with the browser (FontFace) so boxes show the real typeface. Names that
- * are neither (a deleted font) fall back to Helvetica, as the engine does (spec section 4).
+ * are neither (a deleted font) fall back to Helvetica, as the engine does (docs/editor.md#fonts).
  */
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';

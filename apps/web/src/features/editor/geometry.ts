@@ -29,7 +29,7 @@ const ZOOM_STEPS = [0.25, 0.33, 0.5, 0.67, 0.75, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 1.
 
 const clamp = (value: number, min: number, max: number): number => Math.min(max, Math.max(min, value));
 
-/** The page size of a (1-based) page, or the spec's default when the template does not say. */
+/** The page size of a (1-based) page, or the default of docs/editor.md#coordinates when the template does not say. */
 export function pageSizeOf(pages: readonly Size[], pageNumber: number): Size {
   return pages[pageNumber - 1] ?? DEFAULT_PAGE_SIZE;
 }
@@ -101,7 +101,7 @@ export function isArrowKey(key: string): key is ArrowKey {
   return key === 'ArrowUp' || key === 'ArrowDown' || key === 'ArrowLeft' || key === 'ArrowRight';
 }
 
-/** Arrow keys nudge by 1 pixel, with Shift by 10 (spec: keyboard editing). */
+/** Arrow keys nudge by 1 pixel, with Shift by 10 (docs/editor.md#editing). */
 export function nudgeBox(box: RelBox, key: ArrowKey, shift: boolean, pagePx: Size): RelBox {
   const step = shift ? 10 : 1;
   const dx = key === 'ArrowLeft' ? -step : key === 'ArrowRight' ? step : 0;

@@ -1,6 +1,6 @@
 /**
- * Undo/redo history of the placeholder editor (spec sections 3, 4 and 9), pure and serialisable so it
- * can live in the Redux store. Every state carries a step number that is never reused, so "changed"
+ * Undo/redo history of the placeholder editor (docs/editor.md#undo-and-redo), pure and serialisable so
+ * it can live in the Redux store. Every state carries a step number that is never reused, so "changed"
  * is simply "the present step is not the one last saved", even after undo + a new edit.
  */
 import { EDITOR_HISTORY_STEPS } from '@sheaf/shared';

@@ -1,5 +1,5 @@
 /**
- * Saving the editor's placeholders (spec section 4, "Step changes"): the wizard awaits this before
+ * Saving the editor's placeholders (docs/web-app.md#step-changes): the wizard awaits this before
  * leaving step 2, and Ctrl/Cmd+S calls it. It reports by snackbar itself and resolves to what happened.
  */
 import type { Dispatch, UnknownAction } from '@reduxjs/toolkit';

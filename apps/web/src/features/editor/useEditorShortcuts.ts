@@ -1,5 +1,5 @@
 /**
- * Editor keyboard shortcuts (spec: keyboard editing): arrows nudge (Shift: 10 px), Delete/Backspace
+ * Editor keyboard shortcuts (docs/editor.md#editing): arrows nudge (Shift: 10 px), Delete/Backspace
  * remove, Ctrl/Cmd+Z undo, Ctrl/Cmd+Shift+Z and Ctrl/Cmd+Y redo, Ctrl/Cmd+D duplicate, Escape clears
  * the selection, Ctrl/Cmd +/- zoom, Ctrl/Cmd+S saves. Typing in a field keeps the field's own keys.
  */

@@ -1,7 +1,7 @@
 /**
- * Static attachments sent with every message besides the row's document (spec section 5): names
- * without special characters and 5 MB in total are checked before uploading; the server's own
- * refusals are shown the same way, under the field.
+ * Static attachments sent with every message besides the row's document
+ * (docs/email.md#static-attachments): names without special characters and 5 MB in total are checked
+ * before uploading; the server's own refusals are shown the same way, under the field.
  */
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,5 +1,5 @@
 /**
- * The email part of step 4 (spec sections 2-6 "Email composition"): the active switch (off and
+ * The email part of step 4 (docs/email.md#composing): the active switch (off and
  * disabled with an upgrade notice on the Free plan), the sender, from name, subject and rich-text
  * content with column tags, recipients / cc / bcc columns, reply-to, static attachments, the
  * recipients check, the spam score and a test email. Problems show under their fields.

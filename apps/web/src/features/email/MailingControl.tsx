@@ -1,7 +1,7 @@
 /**
  * The cancel/report control that replaces Go home in the bottom bar while a mailing is triggered,
- * reporting or cancelled (spec section 4): cancel (through the merge's cancel, which stops the
- * mailing too; disabled once cancelled) and a way to the email report.
+ * reporting or cancelled (docs/email.md#mailing-status-in-the-wizard): cancel (through the merge's
+ * cancel, which stops the mailing too; disabled once cancelled) and a way to the email report.
  */
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';

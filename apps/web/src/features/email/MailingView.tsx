@@ -1,7 +1,7 @@
 /**
- * Step 4 while the documents are emailed (spec section 4 mailingStatus): the merge's progress while
- * documents are made, then the mailing's tiles and the table of messages, polled every 10 s; the
- * offline notice, the error view, and the end (completed or cancelled) with a way to start again.
+ * Step 4 while the documents are emailed (docs/email.md#mailing-status-in-the-wizard): the merge's
+ * progress while documents are made, then the mailing's tiles and the table of messages, polled every 10
+ * s; the offline notice, the error view, and the end (completed or cancelled) with a way to start again.
  */
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';

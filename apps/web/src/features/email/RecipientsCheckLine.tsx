@@ -1,6 +1,6 @@
 /**
- * The recipients check (spec section 5): how many valid addresses the chosen column holds, a warning
- * with examples when some are not valid, an error when none is.
+ * The recipients check (docs/email.md#recipients): how many valid addresses the chosen column holds, a
+ * warning with examples when some are not valid, an error when none is.
  */
 import { useTranslation } from 'react-i18next';
 import { Alert, AlertTitle, CircularProgress, Stack, Typography } from '@mui/material';

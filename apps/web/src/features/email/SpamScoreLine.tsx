@@ -1,5 +1,5 @@
 /**
- * The spam score line (spec sections 3, 4, 9): not calculated, loading, or the score out of 10 in its
+ * The spam score line (docs/email.md#spam-score): not calculated, loading, or the score out of 10 in its
  * band — 0-3 high risk (red), 4-6 review (amber), 7-10 good (green) — with the suggestions in a
  * tooltip for high risk and review. A score of 0 counts as not calculated. Any change to the message
  * makes the shown score stale, so it is dropped.

@@ -1,6 +1,6 @@
 /**
- * Sends the first selected row's message to the user (spec section 8): refused on the client with
- * 'Sending test email not available due to unverified sender.' when the sender is not verified.
+ * Sends the first selected row's message to the user (docs/email.md#test-email): refused on the client
+ * with 'Sending test email not available due to unverified sender.' when the sender is not verified.
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';

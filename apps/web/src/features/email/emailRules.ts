@@ -1,5 +1,5 @@
 /**
- * Checks of the email part of step 4 (spec section 5 "Email composition", "Static attachments"):
+ * Checks of the email part of step 4 (docs/email.md#composing, docs/email.md#static-attachments):
  * each problem is a catalogue code with its parameters, shown under the field it concerns.
  */
 import {
@@ -12,11 +12,17 @@ export interface FieldProblem {
   params?: ErrorParams;
 }
 
-/** The fields a problem can be shown under; `fromEmail` is the sender picker (spec: formErrors.fromEmail). */
+/**
+ * The fields a problem can be shown under; `fromEmail` is the sender picker (formErrors.fromEmail of
+ * docs/email.md#composing).
+ */
 export type EmailField = 'fromEmail' | 'fromName' | 'subject' | 'content' | 'recipientsColumn' | 'replyTo' | 'general';
 export type EmailProblems = Partial<Record<EmailField, FieldProblem>>;
 
-/** Spec section 5, the mailing's own rule: empty when no image and every block blank (an image-only message is content). */
+/**
+ * docs/email.md#composing, the mailing's own rule: empty when no image and every block blank (an
+ * image-only message is content).
+ */
 export const isRichTextEmpty = isMessageEmpty;
 
 /** The first tag of the editor's HTML, read as the mailing fills it, that names no heading. */
@@ -53,8 +59,8 @@ export interface SendContext {
 }
 
 /**
- * Everything that stops sending (spec section 5: content, from name, subject, recipients column,
- * verified sender), in the order the form shows them. Empty when the mail can go.
+ * Everything that stops sending (docs/email.md#composing: content, from name, subject, recipients
+ * column, verified sender), in the order the form shows them. Empty when the mail can go.
  */
 export function sendProblems(settings: TemplateEmailSettings, context: SendContext): EmailProblems {
   const problems: EmailProblems = {};
@@ -73,7 +79,7 @@ export function sendProblems(settings: TemplateEmailSettings, context: SendConte
 export const hasProblems = (problems: EmailProblems): boolean => Object.keys(problems).length > 0;
 
 /**
- * Files picked for upload, checked before any byte leaves (spec section 5 "Static attachments"):
+ * Files picked for upload, checked before any byte leaves (docs/email.md#static-attachments):
  * no special characters in names, the total (with those already attached) within the limit.
  * Returns the first problem, or null.
  */

@@ -1,5 +1,5 @@
 /**
- * The email part of step 4 as the user edits it (spec section 3 "Email composition"): the draft
+ * The email part of step 4 as the user edits it (docs/email.md#composing): the draft
  * settings and formErrors, whose entries clear as soon as their field changes. The saved settings
  * are the template's, in the query cache (wizard/templateDetail.ts); what differs from them is saved
  * by updateEmailSettings.
@@ -21,7 +21,7 @@ const initialState: EmailState = {
   formErrors: {},
 };
 
-/** The form field a setting is shown in (the sender picker is the spec's fromEmail). */
+/** The form field a setting is shown in (the sender picker is formErrors.fromEmail, docs/email.md#composing). */
 const FIELD_OF: Partial<Record<keyof TemplateEmailSettings, EmailField>> = {
   senderId: 'fromEmail',
   fromName: 'fromName',

@@ -1,9 +1,10 @@
 /**
- * The mailingStatus state machine of spec section 4, as pure functions the wizard slice applies:
- * initial -> triggered (Send clicked, merge request posted) -> report (events arrived) -> completed
- * (every message has its event and the server says so) or cancelled (isCancelled came back 3 times
- * in a row with the queued count unchanged); error from a failed send or a server error of the poll.
- * A network error of the poll only marks the state offline: the mailing goes on on the server.
+ * The mailingStatus state machine of docs/email.md#mailing-status-in-the-wizard, as pure functions the
+ * wizard slice applies: initial -> triggered (Send clicked, merge request posted) -> report (events
+ * arrived) -> completed (every message has its event and the server says so) or cancelled (isCancelled
+ * came back 3 times in a row with the queued count unchanged); error from a failed send or a server
+ * error of the poll. A network error of the poll only marks the state offline: the mailing goes on on
+ * the server.
  */
 import { CANCELLED_REPORTS_IN_A_ROW, type MailingReport } from '@sheaf/shared';
 
@@ -42,7 +43,7 @@ export const INITIAL_MAILING: MailingState = {
 /** The poller runs in these states. */
 export const isMailingActive = (status: MailingStatus): boolean => status === 'triggered' || status === 'report';
 
-/** The cancel/report control replaces Go home in these states (spec section 4). */
+/** The cancel/report control replaces Go home in these states (docs/email.md#mailing-status-in-the-wizard). */
 export const showsMailingControl = (status: MailingStatus): boolean => status === 'report' || status === 'cancelled' || status === 'triggered';
 
 /** Every message has its event and the server's mailing has ended. */
@@ -96,9 +97,9 @@ export function withSendFailure(state: MailingState, error: MailingError): Maili
 }
 
 /**
- * Leaving step 4 (spec section 4): triggered turns into report (the mailing goes on and is shown
- * again on return), error into initial. An ended mailing (completed, cancelled) is left behind too:
- * its report stays on the email report page, and step 4 offers a new merge on return.
+ * Leaving step 4 (docs/email.md#mailing-status-in-the-wizard): triggered turns into report (the mailing
+ * goes on and is shown again on return), error into initial. An ended mailing (completed, cancelled) is
+ * left behind too: its report stays on the email report page, and step 4 offers a new merge on return.
  */
 export function afterLeavingLastStep(state: MailingState): MailingState {
   switch (state.status) {

@@ -95,7 +95,7 @@ export function useEmailDraft(template: TemplateDetail): void {
   useEffect(() => () => void save(), [save]);
 }
 
-/** The recipients check of the chosen column (spec section 5), refreshed when the column or sheet changes. */
+/** The recipients check of the chosen column (docs/email.md#recipients), refreshed when the column or sheet changes. */
 export function useRecipientsCheck(enabled: boolean) {
   const templateId = useAppSelector((state) => state.wizard.templateId ?? '');
   const excel = useWizardExcel();

@@ -1,8 +1,8 @@
 /**
- * The report poller of spec section 4: while a mailing is triggered or reporting, GET the merge's
- * mailing report every 10 s. A network error shows the offline notice and polling goes on (at once
- * when the browser is back online); a server error is told by snackbar and ends in error. After a
- * reload, a merge of the template that is still mailing is picked up again.
+ * The report poller of docs/email.md#mailing-status-in-the-wizard: while a mailing is triggered or
+ * reporting, GET the merge's mailing report every 10 s. A network error shows the offline notice and
+ * polling goes on (at once when the browser is back online); a server error is told by snackbar and ends
+ * in error. After a reload, a merge of the template that is still mailing is picked up again.
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';

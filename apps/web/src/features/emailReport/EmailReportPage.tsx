@@ -1,5 +1,5 @@
 /**
- * /email-report, a tab of the account area (spec section 2 "Email report screen"): the messages of
+ * /email-report, a tab of the account area (docs/email.md#email-report): the messages of
  * the last 30 days, the user's own or (admin) all their users', with tiles of counts, filters on
  * recipient, subject and status, a refresh, the CSV export of the visible columns and each message's
  * history. Offline, a message with an indeterminate progress bar shows until the server answers.

@@ -1,5 +1,5 @@
 /**
- * The table of messages (spec section 2 "Email report screen"): messageId (hidden), recipient,
+ * The table of messages (docs/email.md#email-report): messageId (hidden), recipient,
  * subject, status and date/time, newest first, every row on one page (the MIT grid allows pages of
  * at most 100 rows, or "all": the grid is virtualised, so all it is). Filters live above the grid
  * (the MIT grid filters one column at a time); a click or Enter on a row opens its history.
@@ -33,7 +33,7 @@ interface Props {
   onOpen?: (event: EmailEvent) => void;
   apiRef?: RefObject<GridApi | null>;
   emptyText: string;
-  /** The screen's sizes (spec section 2): min height 550 and min width 850 on the report page. */
+  /** The screen's sizes (docs/email.md#email-report): min height 550 and min width 850 on the report page. */
   minHeight?: number;
   minWidth?: number;
   height?: number | string;

@@ -1,5 +1,5 @@
 /**
- * The report's tiles: one count per status (spec section 3 "Counts"). With `onPick` each tile is a
+ * The report's tiles: one count per status (docs/email.md#message-states). With `onPick` each tile is a
  * button that filters the table by its status (the total tile clears the filter).
  */
 import { useTranslation } from 'react-i18next';

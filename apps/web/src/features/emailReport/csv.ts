@@ -1,6 +1,6 @@
 /**
- * CSV export of the email report (spec section 2: the visible columns joined by commas). Cells a
- * spreadsheet would run as a formula (starting with = + - @, a tab or a carriage return) get a
+ * CSV export of the email report (docs/email.md#email-report: the visible columns joined by commas).
+ * Cells a spreadsheet would run as a formula (starting with = + - @, a tab or a carriage return) get a
  * leading apostrophe; quotes are doubled and fields holding a comma, quote or line break are quoted.
  */
 

@@ -28,7 +28,7 @@ import { useTemplates } from './useTemplates.ts';
 
 const GRID_COLUMNS = 'repeat(auto-fill, minmax(230px, 1fr))';
 
-/** `/`: the template library (spec section 2 "/ (home)"). */
+/** `/`: the template library (docs/library.md#home-page). */
 export default function HomePage() {
   const { t } = useTranslation('home');
   const dispatch = useAppDispatch();

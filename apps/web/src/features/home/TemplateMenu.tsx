@@ -25,7 +25,7 @@ interface Props {
   onAction: (action: TemplateMenuAction) => void;
 }
 
-/** The per-template menu of the home page (spec section 2); arrow keys move, Enter picks, Esc closes. */
+/** The per-template menu of the home page (docs/library.md#home-page); arrow keys move, Enter picks, Esc closes. */
 export default function TemplateMenu({ templateName, hasSpreadsheet, historyOpen, onAction }: Props) {
   const { t } = useTranslation('home');
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);

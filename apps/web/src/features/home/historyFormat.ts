@@ -21,8 +21,8 @@ export function mergeProgress(merge: Pick<Merge, 'done' | 'total'>): number {
 }
 
 /**
- * What a completed merge saved (spec section 1): every placeholder of every document made would
- * have been filled by hand. Null where there is nothing to claim.
+ * What a completed merge saved (docs/library.md#merge-history): every placeholder of every document made
+ * would have been filled by hand. Null where there is nothing to claim.
  */
 export function mergeSavings(merge: Pick<Merge, 'status' | 'done'>, placeholderCount: number): SavingsEstimate | null {
   if (merge.status !== 'completed' || merge.done <= 0 || placeholderCount <= 0) return null;

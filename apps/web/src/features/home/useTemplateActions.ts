@@ -19,7 +19,7 @@ export type ShareResult = { ok: true } | { ok: false; fieldError: string | null 
 
 /**
  * Every action of the home page's template menu and history entries: the call, the list refresh
- * and the success or failure snackbar (spec section 8: one of each per action).
+ * and the success or failure snackbar (docs/library.md#home-page: one of each per action).
  */
 export function useTemplateActions() {
   const { t } = useTranslation(['home', 'errors']);

@@ -2,7 +2,7 @@
 export interface AreaPage {
   path: string;
   titleKey: string;
-  /** Hidden for child users (spec section 6). */
+  /** Hidden for child users (docs/accounts.md#roles-and-permissions). */
   parentOnly: boolean;
 }
 

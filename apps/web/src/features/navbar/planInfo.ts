@@ -1,7 +1,7 @@
 /** What the plan and counter chips say, from the user record (pure; the chips only render it). */
 import { entitlements, PLAN_CATALOGUE, type Edition, type User } from '@sheaf/shared';
 
-/** The quota renews one month after the billing date (spec section 9). */
+/** The quota renews one month after the billing date (docs/plans.md#quota-and-counter). */
 export function renewalDate(billingDate: string): Date | null {
   const start = new Date(billingDate);
   if (Number.isNaN(start.getTime())) return null;

@@ -1,6 +1,6 @@
 /**
- * The add-sender dialog (spec sections 2 and 4): step 0 choose the method, 1 add the sender, 2 verify
- * it. Spoof and smtp senders are checked at once when added (a code is mailed / the SMTP login is
+ * The add-sender dialog (docs/email.md#adding-a-sender): step 0 choose the method, 1 add the sender, 2
+ * verify it. Spoof and smtp senders are checked at once when added (a code is mailed / the SMTP login is
  * tried); domain senders get DNS records to create. Opened with `reopen`, it starts at step 2 for
  * a sender added earlier. Closing resets it to step 0 after 100 ms (once the dialog has faded out).
  */
@@ -21,7 +21,7 @@ import { firstErrorField, methodAvailability, parsePort, validateSenderForm, typ
 import { codeFailureText, senderFailure, smtpFailureText } from './useSenderErrors.ts';
 import { SENDERS_KEY, senderKey, useEdition, usePlan, useSenders, useSetSenders } from './useSenders.ts';
 
-/** Spec section 9: the dialog resets this long after it closed. */
+/** docs/limits.md#timing-in-the-web-app: the dialog resets this long after it closed. */
 export const SENDER_DIALOG_RESET_MS = 100;
 const STEPS = ['method', 'details', 'verify'] as const;
 

@@ -1,6 +1,7 @@
 /**
  * Step 0 of the add-sender dialog: the three methods as radio cards. A method the plan or edition
- * does not allow is greyed out with the reason and an upgrade link (spec sections 5 and 6).
+ * does not allow is greyed out with the reason and an upgrade link
+ * (docs/email.md#sender-methods-by-plan).
  */
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';

@@ -1,5 +1,5 @@
 /**
- * The sender picker of step 4 (spec sections 2, 4, 6) with its Add button; both are disabled while
+ * The sender picker of step 4 (docs/email.md#senders) with its Add button; both are disabled while
  * email sending is off. Picking a domain or smtp sender that is not verified asks (confirm dialog)
  * whether to verify it now and opens the add-sender dialog at its verify step. A spoof sender that
  * was never verified cannot be picked: its code cannot be entered again.

@@ -1,5 +1,5 @@
 /**
- * /senders, a tab of the account area (spec sections 2-6): the user's senders with their method,
+ * /senders, a tab of the account area (docs/email.md#senders): the user's senders with their method,
  * state and name, which notifications each gets, verification reopened for domain and smtp senders,
  * deletion after a confirmation, and the add-sender dialog.
  */

@@ -1,6 +1,6 @@
 /**
- * Step 2 for an smtp sender: the live connection test's state (spec section 4): pending, verifying,
- * error (the server's own reply, or 'Connection to the SMTP server failed') and verified.
+ * Step 2 for an smtp sender: the live connection test's state (docs/email.md#smtp-senders): pending,
+ * verifying, error (the server's own reply, or 'Connection to the SMTP server failed') and verified.
  */
 import { useTranslation } from 'react-i18next';
 import { Alert, AlertTitle, LinearProgress, Stack, Typography } from '@mui/material';

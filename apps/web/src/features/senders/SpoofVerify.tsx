@@ -1,6 +1,6 @@
 /**
  * Step 2 for a spoof sender: the 4-digit code mailed to the user's real address, submitted by
- * itself as soon as the fourth digit is typed (spec section 4).
+ * itself as soon as the fourth digit is typed (docs/email.md#spoof-senders).
  */
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -10,7 +10,7 @@ const sender = (extra: Partial<Sender>): Sender => ({
 });
 
 describe('sender form checks', () => {
-  it('checks an smtp sender in the spec order: email, server, port, username, password', () => {
+  it('checks an smtp sender in the documented order: email, server, port, username, password', () => {
     const errors = validateSenderForm('smtp', empty);
     expect(Object.keys(errors)).toEqual(['email', 'server', 'port', 'username', 'password']);
     expect(errors).toEqual({

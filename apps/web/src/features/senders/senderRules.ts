@@ -1,7 +1,8 @@
 /**
- * The sender rules the dialog and the pages apply on the client (spec sections 3, 5, 6): form checks
- * in the spec's order with the server's error names, how a sender is shown, which senders can be
- * verified again and which methods a plan may use. The server checks everything again.
+ * The sender rules the dialog and the pages apply on the client (docs/email.md): form checks
+ * in the documented order (docs/email.md#sender-form-rules) with the server's error names, how a sender
+ * is shown, which senders can be verified again and which methods a plan may use. The server checks
+ * everything again.
  */
 import {
   cleanWhitespace, entitlements, identifierProblem, parseSubdomain, senderEmailProblem, senderMethodRefusal, smtpFieldProblems,
@@ -24,7 +25,7 @@ export interface SenderFormValues {
   password: string;
 }
 
-/** Field -> catalogue code ('sender/<ErrorName>'), in the order the spec checks them. */
+/** Field -> catalogue code ('sender/<ErrorName>'), in the documented order (docs/email.md#sender-form-rules). */
 export type SenderFieldErrors = Partial<Record<SenderField, ErrorCode>>;
 
 const code = (name: SenderErrorName): ErrorCode => `sender/${name}` as ErrorCode;
@@ -42,9 +43,9 @@ function duplicateProblem(email: string, method: SenderMethod, senders: readonly
 }
 
 /**
- * The problems of the add-sender form, keyed by field, in the spec's order (section 5):
- * spoof: email, identifier (empty, invalid), already added, already verified;
- * domain: email, subdomain; smtp: email, server, port, username, password.
+ * The problems of the add-sender form, keyed by field, in the documented order
+ * (docs/email.md#sender-form-rules): spoof: email, identifier (empty, invalid), already added, already
+ * verified; domain: email, subdomain; smtp: email, server, port, username, password.
  */
 export function validateSenderForm(method: SenderMethod, values: SenderFormValues, senders: readonly Sender[] = [], editingId?: string): SenderFieldErrors {
   const errors: SenderFieldErrors = {};
@@ -82,7 +83,7 @@ export function firstErrorField(errors: SenderFieldErrors): SenderField | null {
 }
 
 /**
- * How a sender is named (spec section 3): a spoof sender by its identifier (or the part of its
+ * How a sender is named (docs/email.md#senders): a spoof sender by its identifier (or the part of its
  * address before the @) with the spoof address; others by their address.
  */
 export function senderDisplay(sender: Pick<Sender, 'method' | 'email' | 'identifier' | 'spoofAddress' | 'server' | 'port'>): { primary: string; secondary: string | null } {
@@ -100,10 +101,13 @@ export function senderLabel(sender: Parameters<typeof senderDisplay>[0]): string
   return sender.method === 'spoof' && secondary ? `${primary} <${secondary}>` : primary;
 }
 
-/** Domain and smtp senders can be verified again later; a spoof sender's code cannot be re-entered (spec section 4). */
+/**
+ * Domain and smtp senders can be verified again later; a spoof sender's code cannot be re-entered
+ * (docs/email.md#senders).
+ */
 export const canReopen = (sender: Pick<Sender, 'method' | 'isVerified'>): boolean => !sender.isVerified && sender.method !== 'spoof';
 
-/** Whether the plan may use the method, and the catalogue text that says why not (spec section 6). */
+/** Whether the plan may use the method, and the catalogue text that says why not (docs/email.md#sender-methods-by-plan). */
 export function methodAvailability(method: SenderMethod, plan: BillingPlan, edition: Edition): { allowed: boolean; hint: ErrorCode | null } {
   const hint = senderMethodRefusal(method, entitlements(plan, edition));
   return { allowed: hint === null, hint };

@@ -25,8 +25,9 @@ export function senderFailure(error: unknown, t: TFunction): SenderFailure {
 }
 
 /**
- * A failed SMTP test (spec section 8): the server's own reply when it sent one, else 'Connection to
- * the SMTP server failed'; anything that is not a verification error is "something went wrong".
+ * A failed SMTP test (docs/email.md#smtp-senders): the server's own reply when it sent one, else
+ * 'Connection to the SMTP server failed'; anything that is not a verification error is "something went
+ * wrong".
  */
 export function smtpFailureText(error: unknown, t: TFunction): string {
   if (error instanceof ApiError && (error.code === 'sender/smtp-rejected' || error.code === 'sender/smtp-failed' || error.code === 'sender/host-forbidden')) {
@@ -35,7 +36,10 @@ export function smtpFailureText(error: unknown, t: TFunction): string {
   return translateError(error, t);
 }
 
-/** A failed spoof code (spec section 8): 'Invalid verification code', or expiry and rate limits as the server says. */
+/**
+ * A failed spoof code (docs/email.md#spoof-senders): 'Invalid verification code', or expiry and rate
+ * limits as the server says.
+ */
 export function codeFailureText(error: unknown, t: TFunction): string {
   return translateError(error, t);
 }

@@ -1,4 +1,4 @@
-/** "Choose from another template" (spec section 2, step 3): reuse a spreadsheet already uploaded. */
+/** "Choose from another template" (docs/spreadsheets.md#step-3, step 3): reuse a spreadsheet already uploaded. */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';

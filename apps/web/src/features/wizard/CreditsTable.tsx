@@ -1,6 +1,6 @@
 /**
- * Credits balance of spec section 3: available, to be used, new balance, or unlimited, for the rows
- * about to be generated, with the plan and the renewal date of the quota.
+ * Credits balance of docs/plans.md#credits: available, to be used, new balance, or unlimited, for the
+ * rows about to be generated, with the plan and the renewal date of the quota.
  */
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';

@@ -1,7 +1,7 @@
 /**
- * Unlocking a password-protected template (spec sections 2, 4, 5 and 8): a password field, submit
- * disabled while empty or submitting, 'Wrong password' under the field. On success the template is
- * stored unlocked with its new thumbnail, the dialog closes and the wizard continues to step 2.
+ * Unlocking a password-protected template (docs/library.md#encrypted-templates): a password field,
+ * submit disabled while empty or submitting, 'Wrong password' under the field. On success the template
+ * is stored unlocked with its new thumbnail, the dialog closes and the wizard continues to step 2.
  */
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';

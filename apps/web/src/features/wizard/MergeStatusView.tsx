@@ -1,7 +1,7 @@
 /**
- * The status views of a merge (spec section 2): checker (in progress, determinate progress), offline
- * (the merge goes on on the server), completed (download, issues, savings), cancelled (no credits
- * deducted) and error (offline or generic title and description, then the error's own text).
+ * The status views of a merge (docs/merging.md#merge-states): checker (in progress, determinate
+ * progress), offline (the merge goes on on the server), completed (download, issues, savings), cancelled
+ * (no credits deducted) and error (offline or generic title and description, then the error's own text).
  */
 import { useTranslation } from 'react-i18next';
 import { Alert, AlertTitle, Box, Button, LinearProgress, List, ListItem, ListItemText, Paper, Stack, Typography } from '@mui/material';

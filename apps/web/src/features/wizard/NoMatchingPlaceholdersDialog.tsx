@@ -1,4 +1,4 @@
-/** No placeholder fills from a heading of the spreadsheet (spec section 5): say so, offer step 2. */
+/** No placeholder fills from a heading of the spreadsheet (docs/spreadsheets.md#column-matching): say so, offer step 2. */
 import { useTranslation } from 'react-i18next';
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';

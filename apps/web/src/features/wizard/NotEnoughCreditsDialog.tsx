@@ -1,4 +1,4 @@
-/** Not enough credits (spec section 8): offer to generate only the first N documents with what is left. */
+/** Not enough credits (docs/plans.md#credits): offer to generate only the first N documents with what is left. */
 import { useTranslation } from 'react-i18next';
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
 

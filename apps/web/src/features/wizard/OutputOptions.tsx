@@ -1,7 +1,8 @@
 /**
- * Output options of spec section 3: combined or separate documents, keep or flatten form fields,
- * leave or repair the PDF, placeholders only or PDF plus placeholders, compress or not. Each change
- * is saved to the template at once (the parent does the saving). A plan that watermarks says so here.
+ * Output options of docs/merging.md#output-options: combined or separate documents, keep or flatten form
+ * fields, leave or repair the PDF, placeholders only or PDF plus placeholders, compress or not. Each
+ * change is saved to the template at once (the parent does the saving). A plan that watermarks says so
+ * here.
  */
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';

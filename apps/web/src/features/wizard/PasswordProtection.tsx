@@ -1,7 +1,7 @@
 /**
- * Password protection of the generated documents (spec section 5): a password to open and one to
- * change them. Latin letters, digits and !@#$%^&*() only; column tags give each row its own password
- * (not with combined output). Leaving both empty removes the protection.
+ * Password protection of the generated documents (docs/merging.md#password-protection): a password to
+ * open and one to change them. Latin letters, digits and !@#$%^&*() only; column tags give each row its
+ * own password (not with combined output). Leaving both empty removes the protection.
  */
 import { useTranslation } from 'react-i18next';
 import { Stack, TextField, Typography } from '@mui/material';

@@ -1,6 +1,6 @@
 /**
  * Rows to generate: all, an Excel-numbered range, or specific rows "1, 3, 5-12" (malformed items are
- * dropped, spec section 5). The number of documents updates as the user types.
+ * dropped, docs/spreadsheets.md#row-selection). The number of documents updates as the user types.
  */
 import { useTranslation } from 'react-i18next';
 import { FormControl, FormControlLabel, Radio, RadioGroup, Stack, TextField, Typography } from '@mui/material';

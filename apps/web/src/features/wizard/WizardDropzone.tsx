@@ -1,7 +1,8 @@
 /**
- * A file dropzone with the spec's states (section 4 "Dropzone": initial, drop, uploading, verifying,
- * success) and its errors (section 8: too large with the max MB, empty, wrong type, corrupt,
- * offline...). The file is checked here first, then handed to `upload`, which reports progress.
+ * A file dropzone with the documented states (docs/web-app.md#dropzones: initial, drop, uploading,
+ * verifying, success) and its errors (docs/spreadsheets.md#limits, docs/library.md#uploading-a-template:
+ * too large with the max MB, empty, wrong type, corrupt, offline...). The file is checked here first,
+ * then handed to `upload`, which reports progress.
  */
 import { useId, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';

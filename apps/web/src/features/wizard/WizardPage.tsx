@@ -1,6 +1,6 @@
 /**
- * /wizard/:templateId — the four-step merge wizard (spec section 2). The id is 'new' or 20 letters
- * and digits (anything else goes home). Step 2 is the placeholder editor; the others live here.
+ * /wizard/:templateId — the four-step merge wizard (docs/web-app.md#wizard). The id is 'new' or 20
+ * letters and digits (anything else goes home). Step 2 is the placeholder editor; the others live here.
  */
 import { useEffect } from 'react';
 import { Navigate, useParams } from 'react-router';

@@ -33,9 +33,9 @@ export function isTransientError(error: unknown): boolean {
 const isRunning = (merge: Pick<Merge, 'status'>) => merge.status === 'queued' || merge.status === 'generating';
 
 /**
- * One merge's progress (spec sections 4 and 7), polled through the query while the wizard follows
- * it: every POLL_INTERVAL_MS after each answer while it runs, never two calls at once, and no more
- * once an answer says it ended. Network and server failures are retried with backoff (2 s, 4 s, ...
+ * One merge's progress (docs/merging.md#progress-and-cancel), polled through the query while the wizard
+ * follows it: every POLL_INTERVAL_MS after each answer while it runs, never two calls at once, and no
+ * more once an answer says it ended. Network and server failures are retried with backoff (2 s, 4 s, ...
  * at most 30 s; `failureReason` says so meanwhile), at once when the browser is back online; any
  * other failure ends the poll in error. The answer that shows the end refreshes the counter.
  */

@@ -59,12 +59,13 @@ export function pollDelay(consecutiveNetworkFailures: number): number {
   return Math.min(POLL_MAX_DELAY_MS, POLL_INTERVAL_MS * 2 ** consecutiveNetworkFailures);
 }
 
-/** Cancel is offered from 10 rows (spec section 9); smaller merges end before a click would land. */
+/** Cancel is offered from 10 rows (docs/merging.md#progress-and-cancel); smaller merges end before a click would land. */
 export const canCancel = (rowsToGenerate: number): boolean => rowsToGenerate >= CANCEL_MIN_ROWS;
 
 /**
  * Runs `attempt` and retries it (up to `retries` more times, `delayMs` apart) while `shouldRetry`
- * says so: the cancel call retries while the server does not know the merge yet (spec section 7).
+ * says so: the cancel call retries while the server does not know the merge yet
+ * (docs/merging.md#progress-and-cancel).
  */
 export async function retryWhile<T>(
   attempt: () => Promise<T>,
@@ -106,7 +107,10 @@ export function creditsVerdict(credits: { unlimited: boolean; available: number 
   return credits.available > 0 ? { kind: 'partial', available: credits.available } : { kind: 'none' };
 }
 
-/** True when a sheet is attached and no placeholder fills from one of its headings (spec section 5). */
+/**
+ * True when a sheet is attached and no placeholder fills from one of its headings
+ * (docs/spreadsheets.md#column-matching).
+ */
 export function noPlaceholderMatches(placeholders: readonly Pick<Placeholder, 'column'>[], headings: readonly string[]): boolean {
   if (placeholders.length === 0 || headings.length === 0) return false;
   return !placeholders.some((placeholder) => hasColumn(headings, placeholder.column));

@@ -1,5 +1,5 @@
 /**
- * Checks of the step 4 output options (spec section 5 "Password protection" and the file name
+ * Checks of the step 4 output options (docs/merging.md#password-protection and the file name
  * pattern). Each problem is a catalogue code with its parameters, shown under the field it concerns.
  */
 import { firstUnknownTag, hasColumnTags, isValidPasswordPattern, type ErrorCode, type ErrorParams, type PasswordProtection } from '@sheaf/shared';
@@ -33,7 +33,7 @@ export function passwordProblems(protection: PasswordProtection, isCombinedOutpu
   return problems;
 }
 
-/** The protection to store and send: null once both passwords are empty (spec: "removed"). */
+/** The protection to store and send: null once both passwords are empty (docs/merging.md#password-protection). */
 export function normalizedProtection(protection: PasswordProtection | null): PasswordProtection | null {
   if (!protection) return null;
   return protection.readPassword === '' && protection.modifyPassword === '' ? null : protection;

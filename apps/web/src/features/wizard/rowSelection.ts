@@ -1,7 +1,7 @@
 /**
- * Rows to generate (spec sections 3 and 4): all data rows, an Excel-numbered range, or a row list
- * written like "1, 3, 5-12" (parseRowList: malformed items are dropped). Only rows that exist in the
- * sheet count, so the number shown is the number of documents the server will make.
+ * Rows to generate (docs/spreadsheets.md#row-selection): all data rows, an Excel-numbered range, or a
+ * row list written like "1, 3, 5-12" (parseRowList: malformed items are dropped). Only rows that exist
+ * in the sheet count, so the number shown is the number of documents the server will make.
  */
 import { countSelectedRows, rangeBounds, type MergeRequest } from '@sheaf/shared';
 
@@ -12,7 +12,7 @@ export interface RowSelectionState {
   /** Excel row numbers, inclusive; null until the user types one (then the sheet's bounds apply). */
   startRow: number | null;
   endRow: number | null;
-  /** The typed list for the 'specific' mode (spec "mergeSpecificRows"). */
+  /** The typed list for the 'specific' mode (docs/spreadsheets.md#row-selection). */
   specificRows: string;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Performing a step change (spec section 4 "Step changes"): decide by the rules, save the editor when
+ * Performing a step change (docs/web-app.md#step-changes): decide by the rules, save the editor when
  * leaving step 2, refresh the template it saved, verify placeholders, and change the step only if the
  * user is still on the same step and template afterwards. A thunk, so the stepper, the bottom bar,
  * the navbar crumbs and the steps themselves all go through the same path.

@@ -1,7 +1,8 @@
 /**
- * What a step change of the wizard implies (spec section 4 "Step changes"). Pure, so the rules are
+ * What a step change of the wizard implies (docs/web-app.md#step-changes). Pure, so the rules are
  * tested apart from React: the page asks `decideStepChange` and then saves, verifies and resets as told.
- * Steps are 0-based here (0 Template, 1 Placeholders, 2 Spreadsheet, 3 Generate); the spec counts from 1.
+ * Steps are 0-based here (0 Template, 1 Placeholders, 2 Spreadsheet, 3 Generate); the screen and the docs
+ * count from 1 (docs/web-app.md#wizard).
  */
 import type { ErrorCode } from '@sheaf/shared';
 
@@ -59,15 +60,15 @@ export function decideStepChange(from: number, to: number, context: StepContext)
     saveEditor: from === 1,
     verifyPlaceholders: (from === 0 && to > 1) || to === LAST_STEP,
     verifyMatching: to === LAST_STEP,
-    // Going back from the download step discards what was generated (spec section 4 "Mail merge
-    // statuses"; this covers "leaving step 4 for step 2 or earlier"); going back from step 3 too.
+    // Going back from the download step discards what was generated (docs/merging.md#merge-states; this
+    // covers "leaving step 4 for step 2 or earlier"); going back from step 3 too.
     resetMerge: (from === LAST_STEP && to < from) || (from === 2 && to < 2),
   };
 }
 
 export type BackAction = 'disabled' | 'resetStatus' | 'previousStep';
 
-/** The bottom bar's Back: with an error on step 4 it returns to the initial view (spec section 4). */
+/** The bottom bar's Back: with an error on step 4 it returns to the initial view (docs/web-app.md#bottom-bar). */
 export function backAction(step: number, status: MailMergeStatus): BackAction {
   if (isMergeRunning(status)) return 'disabled';
   if (step === LAST_STEP && status === 'error') return 'resetStatus';

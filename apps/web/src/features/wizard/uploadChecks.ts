@@ -1,7 +1,8 @@
 /**
- * The checks a dropzone makes before sending a file (spec section 5 "Uploads"): empty, too large,
- * wrong type. The server repeats them and adds the ones that need a parse (corrupt, encrypted,
- * rows); both speak in catalogue codes, so the user sees the same words whichever side refused.
+ * The checks a dropzone makes before sending a file (docs/library.md#uploading-a-template,
+ * docs/spreadsheets.md#limits): empty, too large, wrong type. The server repeats them and adds the ones
+ * that need a parse (corrupt, encrypted, rows); both speak in catalogue codes, so the user sees the same
+ * words whichever side refused.
  */
 import type { ErrorCode, ErrorParams } from '@sheaf/shared';
 

@@ -1,8 +1,8 @@
 /**
- * Generating (spec sections 4 and 7): start a merge with a client-made id, poll it every second for
- * the progress view, keep polling with backoff while offline (the merge goes on on the server), and
- * cancel it (retried while the server does not know the merge yet). When a merge ends, the user's
- * counter and the template list are refreshed.
+ * Generating (docs/merging.md#progress-and-cancel): start a merge with a client-made id, poll it every
+ * second for the progress view, keep polling with backoff while offline (the merge goes on on the
+ * server), and cancel it (retried while the server does not know the merge yet). When a merge ends, the
+ * user's counter and the template list are refreshed.
  */
 import { useCallback, useEffect, useState } from 'react';
 import { useStore } from 'react-redux';

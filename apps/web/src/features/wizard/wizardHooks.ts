@@ -9,7 +9,7 @@ import { useNotify } from '../../app/snackbar.tsx';
 import { translateCode } from '../../i18n/errors.ts';
 import { changeStep, type StepOutcome } from './stepNavigation.ts';
 
-/** The upload limit the server announces (spec section 9: "server-provided parameters"). */
+/** The upload limit the server announces (docs/limits.md#files-and-uploads). */
 export function useMaxUploadBytes(): number {
   const config = useQuery(configQuery());
   return config.data?.maxUploadBytes ?? MAX_UPLOAD_BYTES;

@@ -1,5 +1,5 @@
 /**
- * Wizard state (spec section 3 "Wizard state"): which template is open, the step, which merge the
+ * Wizard state (docs/web-app.md#wizard): which template is open, the step, which merge the
  * status view follows and where it stands, and the rows to generate. Server answers stay in the
  * query cache: the template's details (templateDetail.ts), the merge's progress and the mailing's
  * report (features/wizard/api.ts, features/email/api.ts). The navbar asks for a step with
@@ -49,9 +49,12 @@ export interface WizardState {
   autoStartMerge: boolean;
   /** A step change is under way (saving the editor, checking placeholders). */
   stepChanging: boolean;
-  /** The "no placeholder matches a heading" dialog (spec section 5). */
+  /** The "no placeholder matches a heading" dialog (docs/spreadsheets.md#column-matching). */
   noMatchingDialogOpen: boolean;
-  /** Emailing the documents: the spec's mailingStatus and mailingError, and the last report (features/email/mailingRules.ts). */
+  /**
+   * Emailing the documents: the mailingStatus and mailingError of
+   * docs/email.md#mailing-status-in-the-wizard, and the last report (features/email/mailingRules.ts).
+   */
   mailing: mailing.MailingState;
 }
 
