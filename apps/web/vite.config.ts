@@ -97,7 +97,8 @@ export default defineConfig({
             { name: 'pdfjs', test: /node_modules[\\/]pdfjs-dist/, priority: 30 },
             // One chunk per language (its namespaces together), fetched only when that language is used.
             { name: (id) => (LOCALE_FILE.exec(id) ? `texts-${LOCALE_FILE.exec(id)![1]}` : null), test: LOCALE_FILE, priority: 40 },
-            { name: 'mui', test: /node_modules[\\/](@mui|@emotion|@popperjs|react-transition-group)/, priority: 20 },
+            // MUI has no group of its own: each component goes with the screens that use it (the data
+            // grid with the email report), so a public page loads only the few it shows.
             { name: 'vendor', test: /node_modules[\\/](react|react-dom|scheduler|react-router|@reduxjs|redux|react-redux|immer|reselect|@tanstack|i18next|react-i18next|zod)[\\/]/, priority: 10 },
           ],
         },
