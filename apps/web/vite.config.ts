@@ -96,7 +96,7 @@ export default defineConfig({
           groups: [
             { name: 'pdfjs', test: /node_modules[\\/]pdfjs-dist/, priority: 30 },
             // One chunk per language (its namespaces together), fetched only when that language is used.
-            { name: (id) => (LOCALE_FILE.exec(id) ? `texts-${LOCALE_FILE.exec(id)![1]}` : null), test: LOCALE_FILE, priority: 40 },
+            { name: (id) => (LOCALE_FILE.exec(id) ? `texts-${LOCALE_FILE.exec(id)![1]}` : null), test: LOCALE_FILE, priority: 40, debugName: 'texts' },
             // MUI has no group of its own: each component goes with the screens that use it (the data
             // grid with the email report), so a public page loads only the few it shows.
             { name: 'vendor', test: /node_modules[\\/](react|react-dom|scheduler|react-router|@reduxjs|redux|react-redux|immer|reselect|@tanstack|i18next|react-i18next|zod)[\\/]/, priority: 10 },
