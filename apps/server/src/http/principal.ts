@@ -7,18 +7,17 @@ import { SheafError, billingPlanOf } from '@sheaf/shared';
 import type { AppContext } from '../context.ts';
 import { principalOf, type Principal } from '../access/index.ts';
 import { verifyAccessToken } from '../modules/auth/index.ts';
-import { findAccountFacts } from '../modules/users/index.ts';
 
 export async function sessionPrincipal(ctx: AppContext, token: string): Promise<Principal> {
   // With the database: tokens of deleted or disabled accounts, or older than a password change, fail.
-  const { uid } = await verifyAccessToken(ctx.config, token, ctx.db);
-  const facts = await findAccountFacts(ctx.db, uid);
-  if (!facts) throw new SheafError('auth/unauthenticated');
+  // The same lookup answers the account the user acts in and its plan.
+  const { uid, account } = await verifyAccessToken(ctx.config, token, ctx.db);
+  if (!account) throw new SheafError('auth/unauthenticated');
   return principalOf({
     actorId: uid,
-    parentId: facts.parent_uid,
+    parentId: account.parentUid,
     auth: 'session',
-    plan: billingPlanOf(facts.billing_plan),
+    plan: billingPlanOf(account.billingPlan),
     edition: ctx.config.EDITION,
   });
 }

@@ -4,10 +4,19 @@
  */
 import type { Queryable } from '../../adapters/db/types.ts';
 
-/** What verifying an access token needs to know about its user. */
-export async function findTokenState(q: Queryable, uid: string): Promise<{ disabled_at: Date | null; password_changed_at: Date } | undefined> {
-  const [row] = await q.query<{ disabled_at: Date | null; password_changed_at: Date }>(
-    'SELECT disabled_at, password_changed_at FROM users WHERE id = $1',
+/** What verifying an access token needs to know about its user, and the account it acts in (one lookup). */
+export interface TokenState {
+  disabled_at: Date | null;
+  password_changed_at: Date;
+  parent_uid: string | null;
+  /** The account's plan: a child user's is its parent's. */
+  billing_plan: string;
+}
+
+export async function findTokenState(q: Queryable, uid: string): Promise<TokenState | undefined> {
+  const [row] = await q.query<TokenState>(
+    `SELECT u.disabled_at, u.password_changed_at, u.parent_uid, COALESCE(p.billing_plan, u.billing_plan) AS billing_plan
+       FROM users u LEFT JOIN users p ON p.id = u.parent_uid WHERE u.id = $1`,
     [uid],
   );
   return row;

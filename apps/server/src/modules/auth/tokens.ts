@@ -8,7 +8,7 @@ import { SheafError } from '@sheaf/shared';
 import type { Config } from '../../config.ts';
 import type { AuthUser } from '../../context.ts';
 import type { Queryable } from '../../adapters/db/types.ts';
-import { findTokenState } from './repository.ts';
+import { findTokenState, type TokenState } from './repository.ts';
 
 export const TOKEN_ISSUER = 'sheaf';
 export const TOKEN_AUDIENCE = 'sheaf';
@@ -40,9 +40,10 @@ export async function issueAccessToken(config: TokenConfig, uid: string, passwor
 /**
  * The user a token speaks for. Wrong signature, expired, another audience or issuer: auth/unauthenticated.
  * With `db`, also refuses tokens of deleted or disabled users and tokens issued before the password
- * last changed (one indexed lookup by primary key).
+ * last changed, and answers the account the user acts in (one indexed lookup by primary key, which the
+ * principal reuses rather than reading the user again).
  */
-export async function verifyAccessToken(config: Pick<Config, 'jwtKey'>, token: string, db?: Queryable): Promise<AuthUser> {
+export async function verifyAccessToken(config: Pick<Config, 'jwtKey'>, token: string, db?: Queryable): Promise<AuthUser & { account?: SessionAccount }> {
   let subject: string | undefined;
   let passwordVersion: unknown;
   let issuedAtS: number | undefined;
@@ -61,11 +62,18 @@ export async function verifyAccessToken(config: Pick<Config, 'jwtKey'>, token: s
     throw error;
   }
   if (!subject) throw new SheafError('auth/unauthenticated');
-  if (db) await assertTokenStillValid(db, subject, passwordVersion, issuedAtS);
-  return { uid: subject };
+  if (!db) return { uid: subject };
+  const user = await assertTokenStillValid(db, subject, passwordVersion, issuedAtS);
+  return { uid: subject, account: { parentUid: user.parent_uid, billingPlan: user.billing_plan } };
 }
 
-async function assertTokenStillValid(db: Queryable, uid: string, passwordVersion: unknown, issuedAtS: number | undefined): Promise<void> {
+/** The account a verified session acts in: the parent's for a child user, and the account's plan. */
+export interface SessionAccount {
+  parentUid: string | null;
+  billingPlan: string;
+}
+
+async function assertTokenStillValid(db: Queryable, uid: string, passwordVersion: unknown, issuedAtS: number | undefined): Promise<TokenState> {
   const user = await findTokenState(db, uid);
   if (!user || user.disabled_at) throw new SheafError('auth/unauthenticated');
   const changedAtMs = user.password_changed_at.getTime();
@@ -75,4 +83,5 @@ async function assertTokenStillValid(db: Queryable, uid: string, passwordVersion
     // A token without a password version (issued elsewhere): at least not older than the password.
     throw new SheafError('auth/unauthenticated');
   }
+  return user;
 }

@@ -9,5 +9,5 @@ export { registerUserRoutes } from './routes.ts';
 // The users table for sign-in and account changes (auth module), senders and mailings (the user's name, plan).
 export {
   findUserById, findUserByEmail, emailTaken, insertUser, setPasswordHash, updateEmail, countChildUsers, deleteUser,
-  findAccountFacts, type UserRow, type NewUser,
+  type UserRow, type NewUser,
 } from './repository.ts';

@@ -32,16 +32,6 @@ export async function findUserById(q: Queryable, uid: string): Promise<UserRow |
   return row;
 }
 
-/** Whose account a user acts in (the parent's for a child user) and that account's plan: a request's principal. */
-export async function findAccountFacts(q: Queryable, uid: string): Promise<{ parent_uid: string | null; billing_plan: string } | undefined> {
-  const [row] = await q.query<{ parent_uid: string | null; billing_plan: string }>(
-    `SELECT u.parent_uid, COALESCE(p.billing_plan, u.billing_plan) AS billing_plan
-       FROM users u LEFT JOIN users p ON p.id = u.parent_uid WHERE u.id = $1`,
-    [uid],
-  );
-  return row;
-}
-
 export async function findUserByEmail(q: Queryable, email: string): Promise<UserRow | undefined> {
   const [row] = await q.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE email = $1`, [email]);
   return row;
