@@ -40,6 +40,14 @@
  *   MAIL_CONCURRENCY     SMTP connections one mailing uses at the same time (8)
  *   MAIL_RETRY_BASE_MS   first wait before a message is tried again after a 4xx reply, a lost connection
  *                        or a soft bounce; doubled for each further try (60000)
+ *
+ * Scale-out (issue #10; docs/deployment.md):
+ *   REDIS_URL            redis://host:port/db: jobs go through BullMQ on Redis instead of the database
+ *                        table (the jobs table stays the record of each job's state)
+ *   S3_ENDPOINT          http(s)://host:port of an S3-compatible store; with S3_BUCKET, S3_ACCESS_KEY_ID
+ *                        and S3_SECRET_ACCESS_KEY files go there instead of BLOB_DIR
+ *   S3_BUCKET, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_REGION (us-east-1)
+ *   S3_FORCE_PATH_STYLE  true for stores addressed as endpoint/bucket/key (MinIO, s3rver) (false)
  */
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -115,6 +123,13 @@ const EnvSchema = z.object({
   SMTP_ALLOW_PRIVATE_HOSTS: boolean,
   MAIL_CONCURRENCY: integer(1, 64, 8),
   MAIL_RETRY_BASE_MS: integer(10, 86_400_000, 60_000),
+  REDIS_URL: z.preprocess(emptyToUndefined, z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional()),
+  S3_ENDPOINT: url,
+  S3_BUCKET: optionalString,
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_REGION: z.preprocess(emptyToUndefined, z.string().default('us-east-1')),
+  S3_FORCE_PATH_STYLE: boolean,
 });
 
 export interface Config {
@@ -149,6 +164,15 @@ export interface Config {
   readonly SMTP_ALLOW_PRIVATE_HOSTS: boolean;
   readonly MAIL_CONCURRENCY: number;
   readonly MAIL_RETRY_BASE_MS: number;
+  /** Set: jobs run through BullMQ on this Redis. */
+  readonly REDIS_URL: string | undefined;
+  /** Set (with bucket and keys): files live in this S3-compatible store instead of BLOB_DIR. */
+  readonly S3_ENDPOINT: string | undefined;
+  readonly S3_BUCKET: string | undefined;
+  readonly S3_ACCESS_KEY_ID: string | undefined;
+  readonly S3_SECRET_ACCESS_KEY: string | undefined;
+  readonly S3_REGION: string;
+  readonly S3_FORCE_PATH_STYLE: boolean;
   /** HKDF-SHA256 sub-key of SECRET_KEY for signing tokens and links (32 bytes). */
   readonly jwtKey: Uint8Array;
   /** HKDF-SHA256 sub-key of SECRET_KEY for encrypting secrets at rest (32 bytes). */
@@ -176,6 +200,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.') || '(env)'}: ${issue.message}`));
   }
   const raw = parsed.data;
+  const s3 = [raw.S3_ENDPOINT, raw.S3_BUCKET, raw.S3_ACCESS_KEY_ID, raw.S3_SECRET_ACCESS_KEY];
+  if (s3.some(Boolean) && !s3.every(Boolean)) {
+    throw new ConfigError(['S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set all four to store files in S3, or none']);
+  }
   const dataDir = path.resolve(raw.DATA_DIR);
   const secretKey = raw.SECRET_KEY ?? loadOrCreateSecretKey(dataDir);
   const publicUrl = (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, '');
@@ -193,6 +221,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     DATA_DIR: dataDir,
     DATABASE_URL: raw.DATABASE_URL,
     SMTP_URL: raw.SMTP_URL,
+    REDIS_URL: raw.REDIS_URL,
+    S3_ENDPOINT: raw.S3_ENDPOINT,
+    S3_BUCKET: raw.S3_BUCKET,
+    S3_ACCESS_KEY_ID: raw.S3_ACCESS_KEY_ID,
+    S3_SECRET_ACCESS_KEY: raw.S3_SECRET_ACCESS_KEY,
     BLOB_DIR: path.resolve(dataDir, raw.BLOB_DIR ?? 'files'),
     OUTBOX_DIR: path.resolve(dataDir, raw.OUTBOX_DIR ?? 'outbox'),
     WEB_DIST: path.resolve(REPO_ROOT, raw.WEB_DIST ?? 'apps/web/dist'),

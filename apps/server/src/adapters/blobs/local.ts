@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { randomToken } from '../../crypto/secrets.ts';
-import type { BlobReader, BlobStore } from './types.ts';
+import type { BlobPart, BlobReader, BlobStore } from './types.ts';
 
 const TEMP_SUFFIX = '.partial';
 
@@ -92,6 +92,17 @@ export class LocalBlobStore implements BlobStore {
       await rm(temp, { force: true });
       throw error;
     }
+  }
+
+  async compose(parts: ReadonlyArray<BlobPart>, to: string): Promise<{ size: number }> {
+    const files = parts.map((part) => ('key' in part ? this.file(part.key) : undefined));
+    async function* chunks(): AsyncGenerator<Uint8Array> {
+      for (const [index, part] of parts.entries()) {
+        if ('bytes' in part) yield part.bytes;
+        else yield* createReadStream(files[index]!);
+      }
+    }
+    return this.put(to, Readable.from(chunks()));
   }
 
   async openReader(key: string): Promise<BlobReader> {

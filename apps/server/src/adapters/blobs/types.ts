@@ -16,7 +16,16 @@ export interface BlobStore {
   copy(from: string, to: string): Promise<void>;
   /** Random access to one blob (e.g. one file inside a stored ZIP) without reading all of it. */
   openReader(key: string): Promise<BlobReader>;
+  /**
+   * Writes `to` as the concatenation of `parts` in order: stored blobs (by key) and small byte tails
+   * (e.g. a ZIP's central directory). Never holds a whole part in memory: the local store appends
+   * streams, S3 assembles a multipart upload copying the parts server-side where they are large enough.
+   * The parts are left in place (the caller deletes them once `to` exists).
+   */
+  compose(parts: ReadonlyArray<BlobPart>, to: string): Promise<{ size: number }>;
 }
+
+export type BlobPart = { key: string } | { bytes: Uint8Array };
 
 export interface BlobReader {
   /** Up to `length` bytes from `offset` (fewer at the end of the blob). */
