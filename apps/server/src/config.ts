@@ -132,6 +132,9 @@ const EnvSchema = z.object({
   S3_FORCE_PATH_STYLE: boolean,
 });
 
+/** Every environment variable the server reads (deployment manifests are checked against it). */
+export const SETTING_NAMES: readonly string[] = Object.freeze(Object.keys(EnvSchema.shape));
+
 export interface Config {
   readonly PORT: number;
   readonly HOST: string;

@@ -1,0 +1,225 @@
+/**
+ * `npx tsx api-load.ts [--merges 20] [--rows 1000] [--users 5] [--workers 2]`: concurrent merges
+ * through the HTTP API of real `sheaf` processes, as users would start them.
+ *
+ * Two set-ups in one run, on the same inputs:
+ *   one process   `sheaf serve` on the embedded defaults (PGlite, in-process jobs)
+ *   scaled out    `sheaf serve --no-jobs` + N `sheaf worker` processes sharing the machine's
+ *                 PostgreSQL (a fresh database per run; DATABASE_ADMIN_URL, default
+ *                 postgres://postgres@127.0.0.1:5432/postgres) and Redis when --redis is given
+ * For each: documents per second from the first start request to the last merge completed, and the
+ * peak RSS of every process. Nothing is asserted: this is a measurement, not a test.
+ */
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs, promisify } from 'node:util';
+import pg from 'pg';
+import { BENCH_DIR, benchRow, prepareBenchInputs } from './fixtures.ts';
+import { processTreeRss } from './process-rss.ts';
+
+const ROOT = path.resolve(BENCH_DIR, '..');
+const SHEAF = path.join(ROOT, 'apps/server/bin/sheaf.mjs');
+const PASSWORD = 'Bench-passw0rd!-load';
+const run = promisify(execFile);
+
+const { values } = parseArgs({
+  options: {
+    merges: { type: 'string', default: '20' },
+    rows: { type: 'string', default: '1000' },
+    users: { type: 'string', default: '5' },
+    workers: { type: 'string', default: '2' },
+    redis: { type: 'string' },
+  },
+});
+const MERGES = Number(values.merges);
+const ROWS = Number(values.rows);
+const USERS = Math.min(Number(values.users), MERGES);
+const WORKERS = Number(values.workers);
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  const port = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+interface Proc {
+  name: string;
+  child: ChildProcess;
+  peakRss: number;
+}
+
+function start(name: string, args: string[], env: Record<string, string>): Proc {
+  const child = spawn(process.execPath, [SHEAF, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  return { name, child, peakRss: 0 };
+}
+
+async function waitUntilAnswering(url: string, proc: Proc): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (proc.child.exitCode !== null) throw new Error(`${proc.name} exited with ${proc.child.exitCode}`);
+    const response = await fetch(`${url}/v1/config`).catch(() => undefined);
+    if (response?.ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${proc.name} did not answer`);
+}
+
+async function api(base: string, method: string, urlPath: string, token?: string, body?: unknown) {
+  const response = await fetch(`${base}/v1${urlPath}`, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body instanceof FormData || body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (response.status >= 400) throw new Error(`${method} ${urlPath}: ${response.status} ${text.slice(0, 300)}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+const upload = (name: string, bytes: Uint8Array, type: string) => {
+  const form = new FormData();
+  form.set('file', new Blob([bytes], { type }), name);
+  return form;
+};
+
+function csv(rows: number): string {
+  const lines = ['First,Last,Amount'];
+  for (let i = 0; i < rows; i++) {
+    const row = benchRow(i);
+    lines.push([row.First, row.Last, row.Amount].map((value) => `"${value}"`).join(','));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+const placeholder = (id: string, column: string, relativeX: number, relativeY: number) => ({
+  id, column, type: 'text', typeSettings: {}, pageNumber: 1, relativeX, relativeY, relativeWidth: 0.3, relativeHeight: 0.03, relativeFontSize: 0.016,
+  fontFamily: 'Helvetica', align: 'left', fontStyle: 'normal', textDecoration: 'none', fill: '#000000',
+});
+
+interface Outcome {
+  setup: string;
+  documents: number;
+  seconds: number;
+  processes: Array<{ name: string; peakRssMb: number }>;
+}
+
+async function measure(setup: string, procs: Proc[], url: string, setPlan: (email: string) => Promise<void>): Promise<Outcome> {
+  const sampler = setInterval(() => {
+    for (const proc of procs) if (proc.child.pid) proc.peakRss = Math.max(proc.peakRss, processTreeRss(proc.child.pid));
+  }, 200);
+  try {
+    const template = await readFile((await prepareBenchInputs(1)).templatePath);
+    const sheet = Buffer.from(csv(ROWS));
+    const users: Array<{ token: string; templateId: string }> = [];
+    for (let u = 0; u < USERS; u++) {
+      const email = `load-${u}-${randomBytes(3).toString('hex')}@example.com`;
+      const registered = await api(url, 'POST', '/users/register', undefined, { firstName: 'Load', lastName: String(u), email, password: PASSWORD, confirmPassword: PASSWORD });
+      await setPlan(email);
+      const token = registered.token as string;
+      const { id: templateId } = await api(url, 'POST', '/templates', token, upload('Statement.pdf', template, 'application/pdf'));
+      await api(url, 'PATCH', `/templates/${templateId}/placeholders`, token, {
+        placeholders: [placeholder('first', 'First', 0.15, 0.2), placeholder('last', 'Last', 0.45, 0.2), placeholder('amount', 'Amount', 0.6, 0.35)],
+      });
+      await api(url, 'POST', `/templates/${templateId}/excel`, token, upload('rows.csv', sheet, 'text/csv'));
+      users.push({ token, templateId });
+    }
+    const started = performance.now();
+    const merges = await Promise.all(Array.from({ length: MERGES }, async (_, i) => {
+      const { token, templateId } = users[i % USERS]!;
+      const mergeId = `bench${randomBytes(8).toString('hex')}`;
+      await api(url, 'POST', `/templates/${templateId}/merge`, token, {
+        mergeId, isCombinedOutput: false, isKeepFormOutput: true, isOnlyPlaceholdersOutput: false, isTryRepair: false, isCompressedOutput: true,
+        rowsData: { startRow: 2, endRow: 1_000_000 },
+      });
+      return { token, templateId, mergeId };
+    }));
+    let documents = 0;
+    for (const merge of merges) {
+      for (;;) {
+        const state = await api(url, 'GET', `/templates/${merge.templateId}/merges/${merge.mergeId}`, merge.token);
+        if (state.status === 'completed') {
+          documents += state.total;
+          break;
+        }
+        if (!['queued', 'generating'].includes(state.status)) throw new Error(`merge ended ${state.status}: ${JSON.stringify(state.error)}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+    const seconds = (performance.now() - started) / 1000;
+    return { setup, documents, seconds, processes: procs.map((proc) => ({ name: proc.name, peakRssMb: Math.round(proc.peakRss / 1024 / 1024) })) };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+async function stopAll(procs: Proc[]): Promise<void> {
+  await Promise.all(procs.map((proc) => new Promise<void>((resolve) => {
+    if (proc.child.exitCode !== null) return resolve();
+    proc.child.once('exit', () => resolve());
+    proc.child.kill('SIGTERM');
+  })));
+}
+
+const baseEnv = (dataDir: string, port: number) => ({
+  DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, MIN_RESPONSE_MS: '0', LOG_LEVEL: 'error',
+  INBOUND_SMTP_PORT: 'off', SECRET_KEY: randomBytes(32).toString('base64url'),
+});
+
+async function oneProcess(): Promise<Outcome> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'sheaf-load-one-'));
+  const port = await freePort();
+  const env = baseEnv(dataDir, port);
+  const serve = start('sheaf serve', ['serve'], env);
+  try {
+    await waitUntilAnswering(`http://127.0.0.1:${port}`, serve);
+    return await measure('one process (embedded defaults)', [serve], `http://127.0.0.1:${port}`, async (email) => {
+      await run(process.execPath, [SHEAF, 'users', 'set-plan', email, 'Enterprise'], { cwd: ROOT, env: { ...process.env, ...env } });
+    });
+  } finally {
+    await stopAll([serve]);
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function scaledOut(): Promise<Outcome> {
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' });
+  await admin.connect();
+  const database = `sheaf_load_${randomBytes(4).toString('hex')}`;
+  await admin.query(`CREATE DATABASE ${database}`);
+  const databaseUrl = `postgres://postgres@127.0.0.1:5432/${database}`;
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'sheaf-load-many-'));
+  const port = await freePort();
+  const env = { ...baseEnv(dataDir, port), DATABASE_URL: databaseUrl, ...(values.redis ? { REDIS_URL: values.redis } : {}) };
+  const procs = [start('sheaf serve --no-jobs', ['serve', '--no-jobs'], env)];
+  try {
+    await waitUntilAnswering(`http://127.0.0.1:${port}`, procs[0]!);
+    for (let w = 1; w <= WORKERS; w++) procs.push(start(`sheaf worker ${w}`, ['worker'], { ...env, DATA_DIR: path.join(dataDir, `worker-${w}`) }));
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      return await measure(`serve --no-jobs + ${WORKERS} workers (PostgreSQL${values.redis ? ', Redis' : ''})`, procs, `http://127.0.0.1:${port}`, async (email) => {
+        await client.query(`UPDATE users SET billing_plan = 'Enterprise' WHERE email = $1`, [email]);
+      });
+    } finally {
+      await client.end();
+    }
+  } finally {
+    await stopAll(procs);
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin.end();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+const outcomes = [await oneProcess(), await scaledOut()];
+console.log(`\n${MERGES} merges of ${ROWS} rows each (${USERS} users), started at once through the API\n`);
+console.log('| set-up | documents | seconds | docs/s | peak RSS per process (MB) |');
+console.log('| --- | ---: | ---: | ---: | --- |');
+for (const outcome of outcomes) {
+  const rss = outcome.processes.map((proc) => `${proc.name}: ${proc.peakRssMb}`).join(', ');
+  console.log(`| ${outcome.setup} | ${outcome.documents} | ${outcome.seconds.toFixed(1)} | ${(outcome.documents / outcome.seconds).toFixed(0)} | ${rss} |`);
+}
+console.log(`\nscaled out / one process: ${((outcomes[1]!.documents / outcomes[1]!.seconds) / (outcomes[0]!.documents / outcomes[0]!.seconds)).toFixed(2)}x`);
