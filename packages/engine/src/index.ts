@@ -6,5 +6,7 @@ export type { SheetData, CellValue, ReadSheetOptions } from './sheet/types.ts';
 export { inspectEncryption, decryptPdf, encryptPdf } from './security/index.ts';
 export { loadTemplate, checkTemplateBytes, type Template } from './pdf/template.ts';
 export { ZipWriter, crc32, crc32Combine } from './zip/index.ts';
+/** The ZIP record layouts, for writers that assemble an archive from parts made apart (the server's ranged merges). */
+export * as zipRecords from './zip/records.ts';
 export { formatNumber, formatDate } from './format/index.ts';
 export { sheetFromTable } from './sheet/table.ts';

@@ -8,7 +8,7 @@ import { rename, rm } from 'node:fs/promises';
 import { ZipWriter, crc32, type OutputDocument } from '@sheaf/engine';
 
 /** Writes to OUT.partial and renames at the end, so a failed run never leaves a half file named OUT. */
-async function withPartialFile<T>(out: string, write: (stream: WriteStream) => Promise<T>): Promise<T> {
+export async function withPartialFile<T>(out: string, write: (stream: WriteStream) => Promise<T>): Promise<T> {
   const partial = `${out}.partial`;
   const stream = createWriteStream(partial);
   // A write failing after we gave up (stopped, cancelled) must not become an uncaught 'error' event.
@@ -31,7 +31,7 @@ async function withPartialFile<T>(out: string, write: (stream: WriteStream) => P
   }
 }
 
-async function put(stream: WriteStream, chunk: Uint8Array): Promise<void> {
+export async function put(stream: WriteStream, chunk: Uint8Array): Promise<void> {
   if (!stream.write(chunk)) await once(stream, 'drain');
 }
 
