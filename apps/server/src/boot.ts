@@ -1,23 +1,32 @@
 /**
- * Starts the whole service from a Config: database (migrated), blob store, mailer, job runner, the
- * HTTP app; then listens. `sheaf serve` and the test harness both start the server this way.
+ * Starts Sheaf from a Config: database (migrated), blob store, mailer, job kinds and their runners,
+ * and the HTTP app. Three shapes of process (ARCHITECTURE.md "Processes"):
+ *   startServer(config)                      HTTP and jobs (`sheaf serve`, the default)
+ *   startServer(config, { runJobs: false })  HTTP only (`sheaf serve --no-jobs`)
+ *   startWorker(config)                      jobs only, /healthz and /readyz on a small port (`sheaf worker`)
+ * The last two need a database every process shares (PostgreSQL): PGlite serves one process.
  */
+import { readdir } from 'node:fs/promises';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { openDb } from './adapters/db/open.ts';
 import type { Db } from './adapters/db/types.ts';
-import { migrate } from './adapters/db/migrate.ts';
+import { migrate, MIGRATIONS_DIR } from './adapters/db/migrate.ts';
 import { openBlobStore } from './adapters/blobs/index.ts';
 import { openMailer } from './adapters/mail/index.ts';
 import { SmtpMailer } from './adapters/mail/smtp.ts';
-import { createJobQueue } from './jobs/runner.ts';
+import { openJobBackend } from './jobs/backends.ts';
+import type { BullQueueOptions } from './jobs/bullmq-runner.ts';
+import type { JobQueueOptions } from './jobs/runner.ts';
+import { createJobs } from './jobs/system.ts';
 import { EventBus } from './events/bus.ts';
 import { connectMerges, registerMergeJobs } from './modules/merges/index.ts';
 import { connectTemplates } from './modules/templates/index.ts';
 import { connectFonts } from './modules/fonts/index.ts';
 import { connectEmail, startEmail } from './modules/email/index.ts';
 import { buildApp } from './http/server.ts';
+import { readinessCheck, startHealthServer, type ReadinessCheck } from './http/health.ts';
 import { startAdminSocket } from './admin/socket.ts';
 import { createLogger } from './http/logger.ts';
 
@@ -30,13 +39,30 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+export interface RunningWorker {
+  ctx: AppContext;
+  /** The port of /healthz and /readyz, when asked for. */
+  healthPort: number | undefined;
+  /** Stops taking jobs, finishes or hands back those in flight, closes the database. Idempotent. */
+  close(): Promise<void>;
+}
+
 export interface StartOptions {
-  /** Close gracefully on SIGINT/SIGTERM (the `serve` command; not tests). */
+  /** Close gracefully on SIGINT/SIGTERM (the `serve` and `worker` commands; not tests). */
   handleSignals?: boolean;
   /** An open database to use instead of opening the configured one (closed by close()). */
   db?: Db;
   /** A logger to use instead of one made from LOG_LEVEL. */
   log?: FastifyBaseLogger;
+  /** Run jobs in this process (default true; false: `serve --no-jobs`). */
+  runJobs?: boolean;
+  /** Runner settings (tests shorten leases and sweeps). */
+  jobOptions?: BullQueueOptions & JobQueueOptions;
+}
+
+export interface WorkerOptions extends Omit<StartOptions, 'runJobs'> {
+  /** Serve /healthz and /readyz on this port (0: any free port); none when undefined. */
+  healthPort?: number;
 }
 
 /** Requests still running at shutdown get this long before their connections are cut. */
@@ -58,7 +84,26 @@ async function closeHttp(app: FastifyInstance): Promise<void> {
   }
 }
 
-export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+/** Refuses to split work over processes on a database only one process can open. */
+export function requireSharedDatabase(config: Config, what: string): void {
+  if (!config.DATABASE_URL || config.DATABASE_URL === 'memory://') {
+    throw new Error(
+      `${what} needs a database every Sheaf process shares: set DATABASE_URL to a PostgreSQL server. ` +
+        'The embedded database (PGlite) serves one process; run plain `sheaf serve` for a single process.',
+    );
+  }
+}
+
+interface Core {
+  ctx: AppContext;
+  log: FastifyBaseLogger;
+  ready: ReadinessCheck;
+  cleanups: Array<() => Promise<void>>;
+  runCleanups(): Promise<void>;
+}
+
+/** Database, adapters, job kinds and module wiring: what every shape of process has. */
+async function openCore(config: Config, options: StartOptions, serveHttp: boolean): Promise<Core> {
   const log = options.log ?? createLogger(config);
   const db = options.db ?? (await openDb(config));
   const cleanups: Array<() => Promise<void>> = [() => db.close()];
@@ -74,22 +119,62 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     if (!config.DATABASE_URL && !options.db) cleanups.push(await startAdminSocket(db, config.DATA_DIR));
     const mailer = openMailer(config);
     if (mailer instanceof SmtpMailer) cleanups.push(async () => mailer.close());
-    const jobs = createJobQueue(db, log, { concurrency: config.MERGE_CONCURRENCY });
-    const ctx: AppContext = { config, db, blobs: openBlobStore(config), mailer, jobs, events: new EventBus(), log };
+    // Redis (REDIS_URL) is checked here: unreachable, or evicting keys, and the process does not start.
+    const jobs = createJobs(await openJobBackend(config, db, log, options.jobOptions), config, log);
+    // Stopped after the HTTP server (no request queues a job after that), before the database.
+    cleanups.push(() => jobs.stop());
+    // The bounce listener belongs to the processes that serve the public (one port per machine).
+    const ctxConfig = serveHttp ? config : Object.freeze({ ...config, INBOUND_SMTP_PORT: null });
+    const ctx: AppContext = { config: ctxConfig, db, blobs: openBlobStore(config), mailer, jobs, events: new EventBus(), log };
     // Subscriptions and hooks first: a merge job finishing at start must find the mailing listening.
     connectFonts(ctx);
     connectTemplates(ctx);
     connectMerges(ctx);
     connectEmail(ctx);
-    const app = await buildApp(ctx);
+    const migrations = (await readdir(MIGRATIONS_DIR)).filter((name) => name.endsWith('.sql'));
+    const ready = readinessCheck({
+      database: async () => void (await db.query('SELECT 1')),
+      pendingMigrations: async () => {
+        const done = new Set((await db.query<{ name: string }>('SELECT name FROM schema_migrations')).map((row) => row.name));
+        return migrations.filter((name) => !done.has(name));
+      },
+      queue: () => jobs.ping(),
+    });
+    return { ctx, log, ready, cleanups, runCleanups };
+  } catch (error) {
+    await runCleanups();
+    throw error;
+  }
+}
+
+/** Registers every job kind (any process may queue any kind); starts the runners when this process runs jobs. */
+async function startJobs(core: Core, runJobs: boolean): Promise<void> {
+  const { ctx, cleanups } = core;
+  await registerMergeJobs(ctx);
+  if (runJobs) await ctx.jobs.start();
+  // The mailing kind and the bounce listener; the listener stops before the job runners.
+  const email = await startEmail(ctx);
+  cleanups.push(() => email.close());
+}
+
+function closeOnSignals(log: FastifyBaseLogger, close: () => Promise<void>): void {
+  const onSignal = (signal: NodeJS.Signals) => {
+    log.info({ signal }, 'shutting down');
+    void close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+}
+
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const runJobs = options.runJobs ?? true;
+  if (!runJobs) requireSharedDatabase(config, '`sheaf serve --no-jobs`');
+  const core = await openCore(config, options, true);
+  const { ctx, log, cleanups, runCleanups } = core;
+  try {
+    const app = await buildApp(ctx, core.ready);
     cleanups.push(() => closeHttp(app));
-    await registerMergeJobs(ctx);
-    await jobs.start();
-    // Jobs stop first (closed last-in first-out), then the app, then the database.
-    cleanups.push(() => jobs.stop());
-    // Mailings (their own job runner) and the bounce listener; stopped before the merge jobs.
-    const email = await startEmail(ctx);
-    cleanups.push(() => email.close());
+    await startJobs(core, runJobs);
     await app.listen({ port: config.PORT, host: config.HOST });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
@@ -101,15 +186,33 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 
     let closing: Promise<void> | undefined;
     const close = () => (closing ??= runCleanups());
-    if (options.handleSignals) {
-      const onSignal = (signal: NodeJS.Signals) => {
-        log.info({ signal }, 'shutting down');
-        void close().then(() => process.exit(0));
-      };
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
-    }
+    if (options.handleSignals) closeOnSignals(log, close);
     return { app, ctx, url, close };
+  } catch (error) {
+    await runCleanups();
+    throw error;
+  }
+}
+
+/** `sheaf worker`: runs jobs, serves no API. */
+export async function startWorker(config: Config, options: WorkerOptions = {}): Promise<RunningWorker> {
+  requireSharedDatabase(config, '`sheaf worker`');
+  const core = await openCore(config, options, false);
+  const { ctx, log, cleanups, runCleanups } = core;
+  try {
+    let healthPort: number | undefined;
+    if (options.healthPort !== undefined) {
+      const health = await startHealthServer(options.healthPort, config.HOST, core.ready);
+      healthPort = health.port;
+      // Closed last but one: an orchestrator sees the worker alive until its jobs are handed back.
+      cleanups.splice(1, 0, () => health.close());
+    }
+    await startJobs(core, true);
+    let closing: Promise<void> | undefined;
+    const close = () => (closing ??= runCleanups());
+    if (options.handleSignals) closeOnSignals(log, close);
+    log.info({ jobs: ctx.jobs.backend }, 'worker started');
+    return { ctx, healthPort, close };
   } catch (error) {
     await runCleanups();
     throw error;

@@ -3,7 +3,7 @@ import type { Config } from './config.ts';
 import type { Db } from './adapters/db/types.ts';
 import type { BlobStore } from './adapters/blobs/types.ts';
 import type { AccountMailer } from './adapters/mail/types.ts';
-import type { JobQueue } from './jobs/types.ts';
+import type { Jobs } from './jobs/system.ts';
 import type { EventBus } from './events/bus.ts';
 
 /** What every module's services receive: the parsed config and the adapters. Built once at boot. */
@@ -12,7 +12,7 @@ export interface AppContext {
   db: Db;
   blobs: BlobStore;
   mailer: AccountMailer;
-  jobs: JobQueue;
+  jobs: Jobs;
   /** Events modules announce and others subscribe to at boot (events/bus.ts). */
   events: EventBus;
   log: FastifyBaseLogger;

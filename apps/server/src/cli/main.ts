@@ -5,19 +5,27 @@ import { mergeCommand } from './merge.ts';
 import { outboxCommand } from './outbox.ts';
 import { serveCommand } from './serve.ts';
 import { usersCommand } from './users.ts';
+import { workerCommand } from './worker.ts';
 
 /** Exit codes: 0 done, 1 bad input (a catalogue error), 2 usage, 3 done but some rows were skipped. */
-export async function main(argv: string[]): Promise<number> {
+/** The command tree (also read by the deployment examples' test: their commands and flags must exist). */
+export function sheafProgram(setExitCode: (code: number) => void = () => undefined): Command {
   const program = new Command('sheaf')
     .description('Sheaf: mail merge for documents')
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
-  let exitCode = 0;
   // Subcommands do not inherit exitOverride or the output settings unless told to.
-  program.addCommand(mergeCommand((code) => (exitCode = code)).copyInheritedSettings(program));
+  program.addCommand(mergeCommand(setExitCode).copyInheritedSettings(program));
   program.addCommand(serveCommand().copyInheritedSettings(program));
+  program.addCommand(workerCommand().copyInheritedSettings(program));
   program.addCommand(outboxCommand().copyInheritedSettings(program));
   program.addCommand(usersCommand().copyInheritedSettings(program));
+  return program;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let exitCode = 0;
+  const program = sheafProgram((code) => (exitCode = code));
   try {
     await program.parseAsync(argv);
     return exitCode;

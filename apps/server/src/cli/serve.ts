@@ -1,4 +1,7 @@
-/** `sheaf serve [--port N] [--host H] [--data-dir DIR]`: the web service with the web app. */
+/**
+ * `sheaf serve [--port N] [--host H] [--data-dir DIR] [--no-jobs]`: the web service with the web app,
+ * running the jobs too unless --no-jobs (then `sheaf worker` processes run them; needs DATABASE_URL).
+ */
 import { Command, InvalidArgumentError } from 'commander';
 import path from 'node:path';
 import { loadConfig, type Config, type ConfigOverrides } from '../config.ts';
@@ -9,6 +12,8 @@ interface ServeFlags {
   port?: number;
   host?: string;
   dataDir?: string;
+  /** False with --no-jobs. */
+  jobs: boolean;
 }
 
 function port(value: string): number {
@@ -18,7 +23,7 @@ function port(value: string): number {
 }
 
 /** What an operator needs to know once the server listens: where it is and where its data lives. */
-export function describeServer(config: Config, url: string): string {
+export function describeServer(config: Config, url: string, runJobs = true): string {
   const database = config.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${path.join(config.DATA_DIR, 'db')}`;
   const mail = config.SMTP_URL ? 'account mail: relayed through SMTP_URL' : `account mail: kept in ${config.OUTBOX_DIR} (read it with \`sheaf outbox\`)`;
   const lines = [
@@ -27,6 +32,7 @@ export function describeServer(config: Config, url: string): string {
     `  database: ${database}`,
     `  files:    ${config.BLOB_DIR}`,
     `  ${mail}`,
+    `  jobs:     ${runJobs ? 'run here' : 'run by `sheaf worker` processes (--no-jobs)'}${config.REDIS_URL ? ', queued on Redis (REDIS_URL)' : ''}`,
     'Press Ctrl+C to stop.',
   ];
   return `${lines.join('\n')}\n`;
@@ -38,6 +44,7 @@ export function serveCommand(write: Write = (text) => process.stdout.write(text)
     .option('--port <n>', 'port to listen on (PORT; default 3000)', port)
     .option('--host <host>', 'interface to listen on (HOST; default 127.0.0.1)')
     .option('--data-dir <dir>', 'folder for the embedded database, files and outbox (DATA_DIR; default .data)')
+    .option('--no-jobs', 'serve HTTP only; `sheaf worker` processes run the jobs (needs DATABASE_URL)')
     .action(async (flags: ServeFlags) => {
       const overrides: ConfigOverrides = {
         ...(flags.port !== undefined ? { PORT: flags.port } : {}),
@@ -47,7 +54,7 @@ export function serveCommand(write: Write = (text) => process.stdout.write(text)
       const config = loadConfig(process.env, overrides);
       // Loaded here so `sheaf --help` and `sheaf merge` do not load the whole server.
       const { startServer } = await import('../boot.ts');
-      const server = await startServer(config, { handleSignals: true });
-      write(describeServer(server.ctx.config, server.url));
+      const server = await startServer(config, { handleSignals: true, runJobs: flags.jobs });
+      write(describeServer(server.ctx.config, server.url, flags.jobs));
     });
 }

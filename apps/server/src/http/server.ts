@@ -19,6 +19,8 @@ import { registerMergeRoutes } from '../modules/merges/index.ts';
 import { registerEmailRoutes, registerSpamRoutes } from '../modules/email/index.ts';
 import { registerSenderRoutes } from '../modules/senders/index.ts';
 import { installMinimumResponseTime } from './delay.ts';
+import { registerHealthRoutes, type ReadinessCheck } from './health.ts';
+import { installRequestIds, requestIdOf } from './request-id.ts';
 import { installErrorHandlers, sendNotFound } from './errors.ts';
 import { maskUrl } from './logger.ts';
 import { productVersion, registerMetaRoutes } from './meta.ts';
@@ -28,20 +30,23 @@ import { isPageRequest, registerWebApp, webApp } from './web.ts';
 // JSON bodies: placeholders of a large template stay well below this.
 const JSON_BODY_LIMIT = 5 * 1024 * 1024;
 
-export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+export async function buildApp(ctx: AppContext, ready: ReadinessCheck = async () => undefined): Promise<FastifyInstance> {
   const { config } = ctx;
   const app = Fastify({
     loggerInstance: ctx.log,
     trustProxy: config.TRUST_PROXY,
     bodyLimit: JSON_BODY_LIMIT,
-    // Request ids in logs; a client-sent id is not trusted.
+    // Request ids (request-id.ts): a well-formed x-request-id from the client, else a new one.
     requestIdHeader: false,
+    genReqId: requestIdOf,
     // Signed download links are one path segment of a few hundred characters.
     routerOptions: { maxParamLength: 1000 },
   });
   app.decorate('sheafContext', ctx);
   // Every private request runs as the principal its token resolves to (once, in the route layer).
   app.decorate('sheafAuthenticate', (token: string) => sessionPrincipal(ctx, token));
+  // First: every later hook, the handler and the jobs it queues run in the request's scope.
+  installRequestIds(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandlers(app);
@@ -67,6 +72,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/v1/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
 
+  registerHealthRoutes(app, ready);
   registerMetaRoutes(app, ctx);
   registerAuthRoutes(app, ctx);
   registerUserRoutes(app, ctx);

@@ -6,7 +6,7 @@
 import { SheafError } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
 import type { JobContext } from '../../jobs/types.ts';
-import { isShutdown } from '../../jobs/runner.ts';
+import { isShutdown } from '../../jobs/signals.ts';
 import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { findMerge } from '../merges/index.ts';
 import { createComposer, loadFrozenAttachments } from './compose.ts';

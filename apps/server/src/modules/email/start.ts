@@ -1,10 +1,10 @@
 /**
- * Starts the email side of the service (called by boot.ts): the mailing job runner and the bounce
- * listener; mailings a previous process left behind are resumed.
+ * Starts the email side of the service (called by boot.ts): the mailing job kind (run by whichever
+ * process runs jobs) and the bounce listener; mailings a previous process left behind are resumed.
  */
 import type { AppContext } from '../../context.ts';
 import { startInboundListener, type InboundListener } from './inbound.ts';
-import { createMailQueue, enqueueMailingRun, MAILING_JOB, type MailingJobPayload } from './mail-queue.ts';
+import { enqueueMailingRun, mailingJob } from './mail-queue.ts';
 import { runMailingJob } from './mailing-job.ts';
 import { findStrandedMailings, nextRound } from './mailing-repository.ts';
 
@@ -17,22 +17,14 @@ export interface EmailService {
 const services = new WeakMap<AppContext, EmailService>();
 
 export async function startEmail(ctx: AppContext): Promise<EmailService> {
-  const queue = createMailQueue(ctx);
-  queue.register<MailingJobPayload>(MAILING_JOB, (payload, job) => runMailingJob(ctx, payload, job));
+  ctx.jobs.register(mailingJob, (payload, job) => runMailingJob(ctx, payload, job));
   await resumeStranded(ctx);
-  await queue.start();
-  let inbound: InboundListener | undefined;
-  try {
-    inbound = await startInboundListener(ctx);
-  } catch (error) {
-    await queue.stop();
-    throw error;
-  }
+  ctx.jobs.wake();
+  const inbound: InboundListener | undefined = await startInboundListener(ctx);
   const service: EmailService = {
     inboundPort: inbound?.port,
     async close() {
       await inbound?.close();
-      await queue.stop();
     },
   };
   services.set(ctx, service);

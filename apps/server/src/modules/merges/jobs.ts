@@ -1,16 +1,16 @@
 /**
- * Registers the 'merge' job handler and settles merges a previous process left behind: a merge that
- * is queued or generating must have a job that can still move it, else it ends in merge/interrupted
- * (no merge stays "generating" forever).
+ * Registers the 'merge' job handler (the kind is declared in job-kinds.ts) and settles merges a
+ * previous process left behind: a merge that is queued or generating must have a job that can still
+ * move it, else it ends in merge/interrupted (no merge stays "generating" forever).
  */
 import { formatErrorMessage } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
 import { findStrandedMerges, markEnded } from './repository.ts';
-import { runMergeJob, type MergeJobPayload } from './run-merge.ts';
-import { MERGE_JOB } from './service.ts';
+import { runMergeJob } from './run-merge.ts';
+import { mergeJob } from './job-kinds.ts';
 
 export async function registerMergeJobs(ctx: AppContext): Promise<void> {
-  ctx.jobs.register<MergeJobPayload>(MERGE_JOB, (payload, job) => runMergeJob(ctx, payload, job));
+  ctx.jobs.register(mergeJob, (payload, job) => runMergeJob(ctx, payload, job));
   await reconcileMerges(ctx);
 }
 

@@ -21,11 +21,11 @@ import { listMergesForTemplates, mailingStatusesOf, toMergeDto } from './present
 import * as repo from './repository.ts';
 import { checkedOutputOptions, storedRequest } from './request.ts';
 import type { MergeJobPayload } from './run-merge.ts';
-import { MERGE_MAX_ATTEMPTS } from './run-merge.ts';
+import { mergeJob } from './job-kinds.ts';
 import { columnIndex, documentGroups, rowSelectionOf, selectedRows, selectionOfRows } from './selection.ts';
 import { accountFor, type Principal } from '../../access/index.ts';
 
-export const MERGE_JOB = 'merge';
+export const MERGE_JOB = mergeJob.name;
 
 async function mailingInProgress(ctx: AppContext, ownerId: string, row: repo.MergeRow): Promise<boolean> {
   const status = (await mailingStatusesOf(ctx, ownerId, [row])).get(row.id);
@@ -82,7 +82,7 @@ export async function startMerge(ctx: AppContext, principal: Principal, template
       isCombinedOutput: options.isCombinedOutput,
       total,
     });
-    if (inserted) await ctx.jobs.enqueue(MERGE_JOB, payload, { id: request.mergeId, tx, maxAttempts: MERGE_MAX_ATTEMPTS });
+    if (inserted) await ctx.jobs.enqueue(mergeJob, payload, { id: request.mergeId, tx });
     return inserted;
   });
   if (created) ctx.jobs.wake();
