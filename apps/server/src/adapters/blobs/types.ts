@@ -23,6 +23,11 @@ export interface BlobStore {
    * The parts are left in place (the caller deletes them once `to` exists).
    */
   compose(parts: ReadonlyArray<BlobPart>, to: string): Promise<{ size: number }>;
+  /**
+   * Only stores the browser can reach directly (S3): a short-lived link that downloads the blob with
+   * these headers, so the bytes need not pass through the server.
+   */
+  downloadUrl?(key: string, options: { contentType: string; contentDisposition: string; expiresInSeconds: number }): Promise<string>;
 }
 
 export type BlobPart = { key: string } | { bytes: Uint8Array };
