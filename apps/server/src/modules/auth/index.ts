@@ -5,6 +5,6 @@
 export { register, login, requestPasswordReset, confirmPasswordReset } from './service.ts';
 export { changeEmail, changePassword, deleteAccount } from './account.ts';
 export { verifyAccessToken } from './tokens.ts';
-export { assertUnderLimits, recordAttempts, type LimitedKey } from './rate-limits.ts';
+export { takeAttempts, type LimitedKey } from './rate-limits.ts';
 export type { AccountDeleting } from './events.ts';
 export { registerAuthRoutes } from './routes.ts';

@@ -1,10 +1,14 @@
 /**
- * Rate limits on sign-in and password reset (docs/accounts.md#rate-limits), counted in the
- * auth_attempts table so they hold across restarts and across server processes.
+ * Rate limits on sign-in, password reset and other guessable secrets (docs/accounts.md#rate-limits),
+ * counted in the auth_attempts table so they hold across restarts and across server processes.
+ *
+ * An attempt is taken BEFORE the secret is checked, under a lock on its keys, so parallel requests
+ * cannot all pass a check that each of them would fail in turn (50 parallel wrong passwords reach
+ * the password check 5 times, not 50).
  */
 import { SheafError } from '@sheaf/shared';
-import type { Queryable } from '../../adapters/db/types.ts';
-import { clearAttempts, countAttempts, recordAttempt } from './repository.ts';
+import type { Db, Queryable } from '../../adapters/db/types.ts';
+import { clearAttempts, clearAttemptsStartingWith, countAttempts, creditAttempt, lockAttemptKeys, recordAttempt } from './repository.ts';
 
 export interface Limit {
   /** Attempts allowed inside the window; the next one is refused. */
@@ -14,43 +18,106 @@ export interface Limit {
 
 const FIFTEEN_MINUTES = 15 * 60;
 const ONE_HOUR = 60 * 60;
+const ONE_DAY = 24 * ONE_HOUR;
 
 export const LIMITS = {
-  /** Failed logins (and failed current-password checks) per email. */
-  loginEmail: { max: 5, windowSeconds: FIFTEEN_MINUTES },
+  /** Failed sign-ins (and current-password checks) per account from one client (IP address). */
+  loginAccountClient: { max: 5, windowSeconds: FIFTEEN_MINUTES },
+  /** Failed sign-ins per client, whatever the account (one client trying many accounts). */
   loginIp: { max: 30, windowSeconds: FIFTEEN_MINUTES },
+  /**
+   * Failed sign-ins per account from clients it was not signed in from lately: the ceiling of a guess
+   * spread over many addresses. The account's own recent clients are not held by it (see knownClient).
+   */
+  loginAccount: { max: 50, windowSeconds: ONE_DAY },
   /** Reset emails requested, whether or not the account exists. */
   resetEmail: { max: 3, windowSeconds: ONE_HOUR },
   resetIp: { max: 10, windowSeconds: ONE_HOUR },
 } as const satisfies Record<string, Limit>;
+
+/** How long a client that signed in (or reset the password) stays known to the account. */
+const KNOWN_CLIENT_SECONDS = 30 * ONE_DAY;
 
 export interface LimitedKey {
   key: string;
   limit: Limit;
 }
 
-export const loginKeys = (email: string, ip: string): LimitedKey[] => [
-  { key: `login:${email}`, limit: LIMITS.loginEmail },
-  { key: `login-ip:${ip}`, limit: LIMITS.loginIp },
-];
+const accountKey = (email: string) => `login:${email}`;
+// An address has no space, so "<account> from " is a prefix no other account's keys share.
+const accountClientPrefix = (email: string) => `login:${email} from `;
+const accountClientKey = (email: string, ip: string) => `${accountClientPrefix(email)}${ip}`;
+const knownClientKey = (email: string, ip: string) => `login-ok:${email} from ${ip}`;
 
 export const resetKeys = (email: string, ip: string): LimitedKey[] => [
   { key: `reset:${email}`, limit: LIMITS.resetEmail },
   { key: `reset-ip:${ip}`, limit: LIMITS.resetIp },
 ];
 
-/** Throws 429 generic/too-many-attempts when any key has used up its attempts. */
-export async function assertUnderLimits(q: Queryable, keys: readonly LimitedKey[]): Promise<void> {
-  for (const { key, limit } of keys) {
-    if ((await countAttempts(q, key, limit.windowSeconds)) >= limit.max) throw new SheafError('generic/too-many-attempts');
+/**
+ * Takes one attempt on every key, or none: throws 429 generic/too-many-attempts when any key has
+ * used up its window (a refused request is not counted, so hammering does not extend the wait).
+ */
+export async function takeAttempts(db: Db, keys: readonly LimitedKey[]): Promise<void> {
+  const taken = await db.transaction(async (tx) => {
+    await lockAttemptKeys(tx, keys.map(({ key }) => key));
+    for (const { key, limit } of keys) {
+      if ((await countAttempts(tx, key, limit.windowSeconds)) >= limit.max) return false;
+    }
+    for (const { key, limit } of keys) await recordAttempt(tx, key, limit.windowSeconds);
+    return true;
+  });
+  if (!taken) throw new SheafError('generic/too-many-attempts');
+}
+
+/** A sign-in attempt's keys, taken before the password is checked. */
+export interface LoginAttempt {
+  keys: LimitedKey[];
+  email: string;
+  ip: string;
+}
+
+/** Whether `ip` signed in to the account lately: the owner's usual clients are not held by the account ceiling. */
+async function knownClient(q: Queryable, email: string, ip: string): Promise<boolean> {
+  return (await countAttempts(q, knownClientKey(email, ip), KNOWN_CLIENT_SECONDS)) > 0;
+}
+
+/** Counts a sign-in (or current-password check) before the password is checked; 429 past a limit. */
+export async function takeLoginAttempt(db: Db, email: string, ip: string): Promise<LoginAttempt> {
+  const keys: LimitedKey[] = [
+    { key: accountClientKey(email, ip), limit: LIMITS.loginAccountClient },
+    { key: `login-ip:${ip}`, limit: LIMITS.loginIp },
+  ];
+  if (!(await knownClient(db, email, ip))) keys.push({ key: accountKey(email), limit: LIMITS.loginAccount });
+  await takeAttempts(db, keys);
+  return { keys, email, ip };
+}
+
+/**
+ * The password was right: the attempt was no failure. The client's failures on this account are
+ * forgotten, the attempt is handed back to the client's and the account's counts, and the client
+ * becomes known to the account.
+ */
+export async function loginSucceeded(q: Queryable, attempt: LoginAttempt): Promise<void> {
+  for (const { key } of attempt.keys) {
+    if (key === accountClientKey(attempt.email, attempt.ip)) await clearAttempts(q, key);
+    else await creditAttempt(q, key);
   }
+  await markClientKnown(q, attempt.email, attempt.ip);
 }
 
-export async function recordAttempts(q: Queryable, keys: readonly LimitedKey[]): Promise<void> {
-  for (const { key, limit } of keys) await recordAttempt(q, key, limit.windowSeconds);
+async function markClientKnown(q: Queryable, email: string, ip: string): Promise<void> {
+  await clearAttempts(q, knownClientKey(email, ip));
+  await recordAttempt(q, knownClientKey(email, ip), KNOWN_CLIENT_SECONDS);
 }
 
-/** A successful login forgets the email's failures (the IP's stay: they may be another account's). */
-export async function clearLoginFailures(q: Queryable, email: string): Promise<void> {
-  await clearAttempts(q, `login:${email}`);
+/**
+ * A new password makes every guess of the old one moot: all of the account's failures are forgotten,
+ * and the client that used the reset link becomes known (so a guessing crowd holding the account's
+ * ceiling cannot keep its owner out).
+ */
+export async function passwordWasReset(q: Queryable, email: string, ip: string): Promise<void> {
+  await clearAttempts(q, accountKey(email));
+  await clearAttemptsStartingWith(q, accountClientPrefix(email));
+  await markClientKnown(q, email, ip);
 }

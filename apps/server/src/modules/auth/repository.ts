@@ -99,6 +99,14 @@ export async function passwordResetUsable(q: Queryable, tokenHash: string): Prom
 
 // Attempts (rate limits)
 
+/**
+ * Serialises the attempts on these keys until the transaction ends (PostgreSQL advisory locks; keys
+ * in one order so two transactions never wait on each other crosswise).
+ */
+export async function lockAttemptKeys(tx: Queryable, keys: readonly string[]): Promise<void> {
+  for (const key of [...new Set(keys)].sort()) await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`auth-attempt:${key}`]);
+}
+
 export async function countAttempts(q: Queryable, key: string, windowSeconds: number): Promise<number> {
   const [row] = await q.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM auth_attempts WHERE key = $1 AND attempted_at > now() - make_interval(secs => $2)`,
@@ -113,6 +121,19 @@ export async function recordAttempt(q: Queryable, key: string, windowSeconds: nu
   await q.query('INSERT INTO auth_attempts (key) VALUES ($1)', [key]);
 }
 
+/** Hands back the key's latest attempt (it turned out not to be a failure). */
+export async function creditAttempt(q: Queryable, key: string): Promise<void> {
+  await q.query(
+    `DELETE FROM auth_attempts WHERE ctid = (SELECT ctid FROM auth_attempts WHERE key = $1 ORDER BY attempted_at DESC LIMIT 1)`,
+    [key],
+  );
+}
+
 export async function clearAttempts(q: Queryable, key: string): Promise<void> {
   await q.query('DELETE FROM auth_attempts WHERE key = $1', [key]);
+}
+
+/** Forgets the attempts of every key that starts with `prefix` (compared as text, not as a LIKE pattern). */
+export async function clearAttemptsStartingWith(q: Queryable, prefix: string): Promise<void> {
+  await q.query('DELETE FROM auth_attempts WHERE left(key, length($1)) = $1', [prefix]);
 }

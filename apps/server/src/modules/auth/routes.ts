@@ -19,7 +19,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     return { ok: true as const };
   });
   handle(app, routes.resetPassword, async ({ body, request }) => requestPasswordReset(ctx, body.email, body.language, request.ip));
-  handle(app, routes.resetPasswordConfirm, async ({ body }) => confirmPasswordReset(ctx, body));
+  handle(app, routes.resetPasswordConfirm, async ({ body, request }) => confirmPasswordReset(ctx, body, request.ip));
   handle(app, routes.changeEmail, async ({ principal, body, request }) => changeEmail(ctx, principal, body, request.ip));
   handle(app, routes.changePassword, async ({ principal, body, request }) => changePassword(ctx, principal, body, request.ip));
   handle(app, routes.deleteAccount, async ({ principal, body, request }) => {

@@ -10,7 +10,7 @@ import { newId } from '../../ids.ts';
 import { randomToken, sha256Hex } from '../../crypto/secrets.ts';
 import { emailTaken, findUserByEmail, findUserById, insertUser, setPasswordHash, type UserRow } from '../users/index.ts';
 import { hashPassword, newPasswordErrors, verifyPassword } from './passwords.ts';
-import { assertUnderLimits, clearLoginFailures, loginKeys, recordAttempts, resetKeys } from './rate-limits.ts';
+import { loginSucceeded, passwordWasReset, resetKeys, takeAttempts, takeLoginAttempt } from './rate-limits.ts';
 import { consumePasswordReset, insertPasswordReset, passwordResetUsable, revokeUserTokens } from './repository.ts';
 import { startSession } from './sessions.ts';
 import { resetPasswordMail } from './mail-texts.ts';
@@ -64,17 +64,14 @@ export async function register(ctx: AppContext, input: RegisterInput): Promise<S
 }
 
 export async function login(ctx: AppContext, email: string, password: string, ip: string): Promise<Session> {
-  const keys = loginKeys(email, ip);
-  await assertUnderLimits(ctx.db, keys);
+  // Counted before the password is checked, so parallel guesses cannot overtake the count.
+  const attempt = await takeLoginAttempt(ctx.db, email, ip);
   const user = email ? await findUserByEmail(ctx.db, email) : undefined;
   // Same work and the same answer whether or not the account exists.
   const matches = await verifyPassword(user?.password_hash, password);
-  if (!user || !matches) {
-    await recordAttempts(ctx.db, keys);
-    throw new SheafError('auth/invalid-credentials');
-  }
+  if (!user || !matches) throw new SheafError('auth/invalid-credentials');
+  await loginSucceeded(ctx.db, attempt);
   if (user.disabled_at) throw new SheafError('auth/account-disabled');
-  await clearLoginFailures(ctx.db, email);
   return startSession(ctx, user);
 }
 
@@ -83,19 +80,14 @@ export async function login(ctx: AppContext, email: string, password: string, ip
  * Wrong passwords count as failed logins, so a stolen access token cannot guess the password.
  */
 export async function assertCurrentPassword(ctx: AppContext, user: UserRow, password: string, field: string, ip: string): Promise<void> {
-  const keys = loginKeys(user.email, ip);
-  await assertUnderLimits(ctx.db, keys);
-  if (!(await verifyPassword(user.password_hash, password))) {
-    await recordAttempts(ctx.db, keys);
-    throw new SheafFieldErrors({ [field]: 'auth/wrong-password' });
-  }
+  const attempt = await takeLoginAttempt(ctx.db, user.email, ip);
+  if (!(await verifyPassword(user.password_hash, password))) throw new SheafFieldErrors({ [field]: 'auth/wrong-password' });
+  await loginSucceeded(ctx.db, attempt);
 }
 
 /** Emails a reset link if the account exists; the answer never tells whether it does. */
 export async function requestPasswordReset(ctx: AppContext, email: string, language: string | undefined, ip: string): Promise<{ message: string }> {
-  const keys = resetKeys(email, ip);
-  await assertUnderLimits(ctx.db, keys);
-  await recordAttempts(ctx.db, keys);
+  await takeAttempts(ctx.db, resetKeys(email, ip));
   const user = email ? await findUserByEmail(ctx.db, email) : undefined;
   if (user && !user.disabled_at) {
     const token = randomToken(32);
@@ -115,7 +107,8 @@ export async function requestPasswordReset(ctx: AppContext, email: string, langu
 
 type ResetConfirmInput = z.output<typeof ResetPasswordConfirmSchema>;
 
-export async function confirmPasswordReset(ctx: AppContext, input: ResetConfirmInput): Promise<{ message: string }> {
+/** Works whatever the sign-in limits hold: the link is the owner's way back in (docs/accounts.md#rate-limits). */
+export async function confirmPasswordReset(ctx: AppContext, input: ResetConfirmInput, ip: string): Promise<{ message: string }> {
   const tokenHash = sha256Hex(input.token);
   if (!(await passwordResetUsable(ctx.db, tokenHash))) throw new SheafError('auth/reset-link-invalid');
   await ctx.db.transaction(async (tx) => {
@@ -127,7 +120,7 @@ export async function confirmPasswordReset(ctx: AppContext, input: ResetConfirmI
     if (Object.keys(fields).length > 0) throw new SheafFieldErrors(fields);
     await setPasswordHash(tx, user.id, await hashPassword(input.password));
     await revokeUserTokens(tx, user.id);
-    await clearLoginFailures(tx, user.email);
+    await passwordWasReset(tx, user.email, ip);
   });
   return { message: ERROR_MESSAGES['auth/password-reset-done'] };
 }
