@@ -116,6 +116,7 @@ export const ERROR_MESSAGES = {
   'sender/host-forbidden': 'This server is not allowed: it is on a private, local or reserved network.',
   'sender/invalid-code': 'Invalid verification code',
   'sender/code-expired': 'The verification code has expired. Add the sender again to get a new one.',
+  'sender/code-attempts-used-up': 'Too many wrong codes for this sender. Add the sender again to get a new code.',
   'sender/smtp-failed': 'Connection to the SMTP server failed',
   'sender/smtp-rejected': 'The SMTP server answered: {response}',
   'sender/not-found': 'The sender does not exist or has been deleted.',

@@ -14,7 +14,10 @@ export interface SenderRow {
   identifier: string | null;
   code_hash: string | null;
   code_expires_at: Date | null;
+  /** Tries of the current code. */
   code_attempts: number;
+  /** Tries of every code over the sender's life. */
+  code_attempts_total: number;
   domain: string | null;
   subdomain: string | null;
   dkim_selector: string | null;
@@ -31,7 +34,7 @@ export interface SenderRow {
 }
 
 const COLUMNS = `id, owner_id, method, email, notifications, is_verified, verified_at, last_error, identifier, code_hash,
-  code_expires_at, code_attempts, domain, subdomain, dkim_selector, dkim_public_key, dkim_private_key, dns_records, server, port,
+  code_expires_at, code_attempts, code_attempts_total, domain, subdomain, dkim_selector, dkim_public_key, dkim_private_key, dns_records, server, port,
   username, password, created_at`;
 
 export async function listSenderRows(q: Queryable, ownerId: string): Promise<SenderRow[]> {
@@ -124,16 +127,31 @@ export async function setNotifications(q: Queryable, ownerId: string, id: string
 }
 
 /**
- * Uses up one attempt of the code before it is compared, in one statement, so parallel guesses
- * cannot share an attempt. False when none is left (or the sender is gone).
+ * Uses up one try of the code and one of the sender's life before the code is compared, in one
+ * statement, so parallel guesses cannot share a try. False when either is used up (or the sender is gone).
  */
-export async function consumeCodeAttempt(q: Queryable, ownerId: string, id: string, maxAttempts: number): Promise<boolean> {
+export async function consumeCodeAttempt(q: Queryable, ownerId: string, id: string, maxPerCode: number, maxInAll: number): Promise<boolean> {
   const rows = await q.query(
-    `UPDATE senders SET code_attempts = code_attempts + 1, updated_at = now()
-     WHERE owner_id = $1 AND id = $2 AND code_attempts < $3 RETURNING id`,
-    [ownerId, id, maxAttempts],
+    `UPDATE senders SET code_attempts = code_attempts + 1, code_attempts_total = code_attempts_total + 1, updated_at = now()
+     WHERE owner_id = $1 AND id = $2 AND code_attempts < $3 AND code_attempts_total < $4 RETURNING id`,
+    [ownerId, id, maxPerCode, maxInAll],
   );
   return rows.length > 0;
+}
+
+/**
+ * A new code for an unverified spoof sender, on the same row: its tries over its life stay counted.
+ * The name and notifications are the ones of the new request.
+ */
+export async function renewSpoofCode(
+  q: Queryable, ownerId: string, id: string, code: { hash: string; expiresAt: Date; identifier: string; notifications: SenderRow['notifications'] },
+): Promise<SenderRow | undefined> {
+  const [row] = await q.query<SenderRow>(
+    `UPDATE senders SET code_hash = $3, code_expires_at = $4, code_attempts = 0, identifier = $5, notifications = $6, updated_at = now()
+     WHERE owner_id = $1 AND id = $2 AND NOT is_verified RETURNING ${COLUMNS}`,
+    [ownerId, id, code.hash, code.expiresAt, code.identifier, code.notifications],
+  );
+  return row;
 }
 
 /** The right code: verified, and the code can never be used again. */
