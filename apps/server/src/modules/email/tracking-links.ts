@@ -4,6 +4,7 @@
  * of what it names, so nobody can forge an open, a click, or use the redirect for another target
  * (no open redirect).
  */
+import { SheafError } from '@sheaf/shared';
 import { hmacSign, hmacVerify } from '../../crypto/secrets.ts';
 
 /** Public paths, outside the /v1 API (see http/web.ts: not pages). */
@@ -16,7 +17,21 @@ export function openPixelUrl(baseUrl: string, key: Uint8Array, messageId: string
   return `${baseUrl}${TRACKING_PREFIX}o/${messageId}/${hmacSign(key, openData(messageId))}.gif`;
 }
 
+/**
+ * What a click redirect may lead to: an http(s) URL without control characters (a CR or LF would
+ * split the Location header; Node refuses to send it).
+ */
+export function isRedirectTarget(target: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return /^https?:\/\//i.test(target) && !/[\u0000-\u001f\u007f]/.test(target) && URL.canParse(target);
+}
+
+/** The Location header of a redirect to `target` (an isRedirectTarget): ASCII only, as URL writes it. */
+export const redirectLocation = (target: string): string => new URL(target).href;
+
+/** The signed redirect to `target`; a target no redirect may lead to is refused (400), never signed. */
 export function clickUrl(baseUrl: string, key: Uint8Array, messageId: string, target: string): string {
+  if (!isRedirectTarget(target)) throw new SheafError('generic/invalid-input', { detail: 'a link must be an http(s) address without control characters' });
   return `${baseUrl}${TRACKING_PREFIX}c/${messageId}/${hmacSign(key, clickData(messageId, target))}?u=${encodeURIComponent(target)}`;
 }
 
@@ -34,12 +49,14 @@ const encodeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(
 
 /**
  * Rewrites the http(s) links of sanitised HTML (sanitize-html writes attributes in double quotes) to
- * click redirects, and adds the open pixel at the end.
+ * click redirects, and adds the open pixel at the end. Tabs and line breaks in a link (a column value
+ * with a line break, say) are dropped as every browser drops them; a link still not fit for a
+ * redirect is left as it is, untracked.
  */
 export function addTracking(html: string, baseUrl: string, key: Uint8Array, messageId: string): string {
   const linked = html.replace(/(<a\b[^>]*?\shref=")([^"]*)(")/gi, (whole, before: string, href: string, after: string) => {
-    const target = decodeAttribute(href);
-    if (!/^https?:\/\//i.test(target)) return whole;
+    const target = decodeAttribute(href).replace(/[\t\r\n]/g, '');
+    if (!isRedirectTarget(target)) return whole;
     return `${before}${encodeAttribute(clickUrl(baseUrl, key, messageId, target))}${after}`;
   });
   return `${linked}<img src="${encodeAttribute(openPixelUrl(baseUrl, key, messageId))}" width="1" height="1" alt="" style="border:0">`;

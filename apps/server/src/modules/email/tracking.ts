@@ -5,7 +5,7 @@
 import type { AppContext } from '../../context.ts';
 import { findMessageById, recordReport } from './message-repository.ts';
 import { shouldMoveTo, type MessageState } from './status.ts';
-import { isGenuineClick, isGenuineOpen } from './tracking-links.ts';
+import { isGenuineClick, isGenuineOpen, isRedirectTarget } from './tracking-links.ts';
 
 const MESSAGE_ID = /^[a-z0-9]{24}$/;
 const STATES: readonly MessageState[] = ['queued', 'sending', 'accepted', 'delivered', 'opened', 'clicked', 'softBounce', 'hardBounce', 'failed', 'cancelled'];
@@ -26,7 +26,7 @@ export async function recordOpen(ctx: AppContext, messageId: string, signature: 
 
 /** The target of a genuine click (recorded), or null for a forged or foreign link. */
 export async function recordClick(ctx: AppContext, messageId: string, signature: string, target: string): Promise<string | null> {
-  if (!MESSAGE_ID.test(messageId) || !/^https?:\/\//i.test(target) || !isGenuineClick(ctx.config.jwtKey, messageId, target, signature)) return null;
+  if (!MESSAGE_ID.test(messageId) || !isRedirectTarget(target) || !isGenuineClick(ctx.config.jwtKey, messageId, target, signature)) return null;
   if (!(await findMessageById(ctx.db, messageId))) return null;
   await reportStatus(ctx, messageId, 'clicked', target.slice(0, 500));
   return target;
