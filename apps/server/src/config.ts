@@ -48,6 +48,8 @@
  *                        and S3_SECRET_ACCESS_KEY files go there instead of BLOB_DIR
  *   S3_BUCKET, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_REGION (us-east-1)
  *   S3_FORCE_PATH_STYLE  true for stores addressed as endpoint/bucket/key (MinIO, s3rver) (false)
+ *   S3_PRESIGNED_DOWNLOADS  true: merge results download by a redirect to a 5-minute signed link on
+ *                        S3_ENDPOINT, which browsers must then reach; false: through the server (false)
  */
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -130,6 +132,7 @@ const EnvSchema = z.object({
   S3_SECRET_ACCESS_KEY: optionalString,
   S3_REGION: z.preprocess(emptyToUndefined, z.string().default('us-east-1')),
   S3_FORCE_PATH_STYLE: boolean,
+  S3_PRESIGNED_DOWNLOADS: boolean,
 });
 
 /** Every environment variable the server reads (deployment manifests are checked against it). */
@@ -176,6 +179,8 @@ export interface Config {
   readonly S3_SECRET_ACCESS_KEY: string | undefined;
   readonly S3_REGION: string;
   readonly S3_FORCE_PATH_STYLE: boolean;
+  /** Merge results download straight from the bucket (a redirect to a signed link). */
+  readonly S3_PRESIGNED_DOWNLOADS: boolean;
   /** HKDF-SHA256 sub-key of SECRET_KEY for signing tokens and links (32 bytes). */
   readonly jwtKey: Uint8Array;
   /** HKDF-SHA256 sub-key of SECRET_KEY for encrypting secrets at rest (32 bytes). */

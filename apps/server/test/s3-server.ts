@@ -1,7 +1,7 @@
 /**
  * A real S3-compatible server for tests: s3rver in this process, on a free port, storing under a
- * temporary folder, with one empty bucket. s3rver checks request signatures with its built-in key
- * pair S3RVER/S3RVER. It does not implement UploadPartCopy (it answers NotImplemented); with
+ * temporary folder, with one empty bucket. s3rver checks request signatures (with a key pair added
+ * here). It does not implement UploadPartCopy (it answers NotImplemented); with
  * `partCopy: true` a small handler added here answers it from s3rver's own store, so the server-side
  * copy path of compose runs against a server too. S3RVER_LOUD=1 prints s3rver's own log.
  */
@@ -34,7 +34,13 @@ interface S3rverInstance {
 }
 type S3rverClass = new (options: Record<string, unknown>) => S3rverInstance;
 
-const S3rver = createRequire(import.meta.url)('s3rver') as S3rverClass;
+const require = createRequire(import.meta.url);
+const S3rver = require('s3rver') as S3rverClass;
+/** s3rver's one account: tests add their own key pair so the secret differs from the key id. */
+const { DUMMY_ACCOUNT } = require('s3rver/lib/models/account.js') as { DUMMY_ACCOUNT: { createKeyPair(id: string, secret: string): void } };
+const ACCESS_KEY_ID = 'SHEAFTESTKEY';
+const SECRET_ACCESS_KEY = 'sheaf-test-secret-5b1f0c2e9a';
+DUMMY_ACCOUNT.createKeyPair(ACCESS_KEY_ID, SECRET_ACCESS_KEY);
 
 export interface TestS3 {
   settings: S3Settings;
@@ -69,10 +75,10 @@ export async function startTestS3(options: { bucket?: string; partCopy?: boolean
   try {
     const { port } = await server.run();
     const endpoint = `http://127.0.0.1:${port}`;
-    const settings: S3Settings = { endpoint, bucket, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', region: 'us-east-1', forcePathStyle: true };
+    const settings: S3Settings = { endpoint, bucket, accessKeyId: ACCESS_KEY_ID, secretAccessKey: SECRET_ACCESS_KEY, region: 'us-east-1', forcePathStyle: true };
     return {
       settings,
-      config: { S3_ENDPOINT: endpoint, S3_BUCKET: bucket, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', S3_REGION: 'us-east-1', S3_FORCE_PATH_STYLE: true },
+      config: { S3_ENDPOINT: endpoint, S3_BUCKET: bucket, S3_ACCESS_KEY_ID: ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: SECRET_ACCESS_KEY, S3_REGION: 'us-east-1', S3_FORCE_PATH_STYLE: true },
       close: async () => {
         await server.close();
         await rm(directory, { recursive: true, force: true });

@@ -1,7 +1,8 @@
 /**
  * The server with its files on an S3-compatible store (s3rver started here): a template and its sheet
  * uploaded, a merge made and downloaded through the API, every file in the bucket and none in BLOB_DIR,
- * and deleting through the API empties the bucket's folders.
+ * and deleting through the API empties the bucket's folders. With S3_PRESIGNED_DOWNLOADS the download
+ * link redirects to a signed link on the bucket that downloads under the merge's file name.
  */
 import { readdir } from 'node:fs/promises';
 import { ListObjectsCommand } from '@aws-sdk/client-s3';
@@ -78,5 +79,49 @@ describe('files on S3', () => {
 
     expect((await server.inject('DELETE', `/templates/${templateId}`, { token: user.token })).status).toBe(200);
     expect([...(await keysUnder(`templates/${templateId}/`)).keys()]).toEqual([]);
+  }, 120_000);
+});
+
+describe('merge downloads by signed bucket links (S3_PRESIGNED_DOWNLOADS)', () => {
+  let s3: TestS3;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    s3 = await startTestS3();
+    server = await startTestServer({ database: 'pglite', config: { ...s3.config, S3_PRESIGNED_DOWNLOADS: true } });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await s3?.close();
+  });
+
+  it('redirects to a short-lived link on the bucket that downloads the ZIP under its name; deleted files still answer 410', async () => {
+    const user = await server.signUp();
+    await setPlan(server, user.uid, 'Pro');
+    const templateId = await templateWithSheet(server, user.token, peopleCsv(2));
+    const request = mergeRequest({ customName: 'Zeugnisse März' });
+    expect((await startMerge(server, user.token, templateId, request)).status).toBe(202);
+    const merge = await waitForMerge(server, user.token, templateId, request.mergeId);
+    expect(merge.status).toBe('completed');
+
+    const answer = await fetch(new URL(merge.downloadUrl!, server.url), { redirect: 'manual' });
+    expect(answer.status).toBe(302);
+    expect(answer.headers.get('cache-control')).toBe('private, no-store');
+    const location = new URL(answer.headers.get('location')!);
+    expect(location.origin).toBe(s3.config.S3_ENDPOINT);
+    expect(location.searchParams.get('X-Amz-Expires')).toBe('300');
+    expect(location.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
+    expect(location.href).not.toContain(s3.config.S3_SECRET_ACCESS_KEY);
+
+    // What a browser's <a href download> does: follow the redirect.
+    const file = await download(server, merge.downloadUrl!);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-disposition')).toContain("filename*=UTF-8''Zeugnisse%20M%C3%A4rz.zip");
+    expect(file.headers.get('content-type')).toContain('application/zip');
+    expect(file.bytes.length).toBe(merge.fileSize);
+    expect(pdfsInZip(file.bytes)).toHaveLength(2);
+
+    expect((await server.inject('DELETE', `/templates/${templateId}/merges/${request.mergeId}/files`, { token: user.token })).status).toBe(200);
+    expect((await fetch(new URL(merge.downloadUrl!, server.url), { redirect: 'manual' })).status).toBe(410);
   }, 120_000);
 });

@@ -12,6 +12,8 @@ export interface BinaryResult {
   etag?: string;
   size?: number;
   cacheControl?: string;
+  /** Answer 302 to this address instead of the body (e.g. a signed link to the file in S3). */
+  redirectTo?: string;
 }
 
 export function binary(result: Omit<BinaryResult, 'kind'>): BinaryResult {
@@ -37,6 +39,10 @@ function notModified(request: FastifyRequest, etag: string): boolean {
 
 export function sendBinary(request: FastifyRequest, reply: FastifyReply, result: BinaryResult): FastifyReply {
   if (result.cacheControl) reply.header('Cache-Control', result.cacheControl);
+  if (result.redirectTo) {
+    if (result.body instanceof Readable) result.body.destroy();
+    return reply.redirect(result.redirectTo, 302);
+  }
   if (result.etag) {
     const etag = quoted(result.etag);
     reply.header('ETag', etag);

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { routes } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
 import { binary, handle } from '../../http/route.ts';
+import { contentDisposition } from '../../http/binary.ts';
 import * as merges from './service.ts';
 
 export function registerMergeRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -18,7 +19,8 @@ export function registerMergeRoutes(app: FastifyInstance, ctx: AppContext): void
     return { ok: true as const };
   });
   handle(app, routes.downloadMerge, async ({ params }) => {
-    const file = await merges.downloadMerge(ctx, params.token);
+    const file = await merges.downloadMerge(ctx, params.token, contentDisposition);
+    if ('url' in file) return binary({ body: new Uint8Array(0), contentType: file.contentType, redirectTo: file.url, cacheControl: 'private, no-store' });
     return binary({ body: file.stream, size: file.size, contentType: file.contentType, fileName: file.fileName, cacheControl: 'private, no-store' });
   });
 }

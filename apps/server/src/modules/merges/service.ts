@@ -174,23 +174,32 @@ export async function deleteMerge(ctx: AppContext, principal: Principal, templat
   await repo.deleteMergeRow(ctx.db, ownerId, mergeId);
 }
 
-/** A merge's result file, streamed. */
-export interface MergeDownload {
-  stream: Readable;
-  size: number;
-  fileName: string;
-  contentType: string;
-}
+/** A merge's result file, streamed, or (S3_PRESIGNED_DOWNLOADS) a short-lived link straight to the bucket. */
+export type MergeDownload = { fileName: string; contentType: string } & ({ stream: Readable; size: number } | { url: string });
 
-/** GET /v1/files/:token: the result file for whoever holds a valid link. */
-export async function downloadMerge(ctx: AppContext, token: string): Promise<MergeDownload> {
+/** How long a signed bucket link works: it is made at each click of the (hour-long) download link. */
+const BUCKET_LINK_SECONDS = 300;
+
+/**
+ * GET /v1/files/:token: the result file for whoever holds a valid link. `contentDisposition` makes the
+ * header a bucket link must carry (the HTTP layer's format).
+ */
+export async function downloadMerge(ctx: AppContext, token: string, contentDisposition: (fileName: string) => string): Promise<MergeDownload> {
   const { mergeId, ownerId } = await readDownloadToken(ctx, token);
   const row = await repo.findMerge(ctx.db, ownerId, mergeId);
   if (!row) throw new SheafError('merge/not-found');
   if (row.files_deleted) throw new SheafError('merge/files-deleted');
   if (row.status !== 'completed' || !row.file_name) throw new SheafError('merge/not-found');
-  const { stream, size } = await ctx.blobs.stream(blobLayout.merge.result(mergeId, row.file_name)).catch(() => {
+  const key = blobLayout.merge.result(mergeId, row.file_name);
+  const file = { contentType: contentTypeOf(row.file_name), fileName: row.file_name };
+  if (ctx.config.S3_PRESIGNED_DOWNLOADS && ctx.blobs.downloadUrl) {
+    // Checked here: a link to a missing object would answer the bucket's XML error instead of ours.
+    if (!(await ctx.blobs.exists(key))) throw new SheafError('merge/files-deleted');
+    const options = { contentType: file.contentType, contentDisposition: contentDisposition(row.file_name), expiresInSeconds: BUCKET_LINK_SECONDS };
+    return { ...file, url: await ctx.blobs.downloadUrl(key, options) };
+  }
+  const { stream, size } = await ctx.blobs.stream(key).catch(() => {
     throw new SheafError('merge/files-deleted');
   });
-  return { stream, size, contentType: contentTypeOf(row.file_name), fileName: row.file_name };
+  return { ...file, stream, size };
 }
