@@ -16,6 +16,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import type { FastifyBaseLogger } from 'fastify';
 import { describe } from 'vitest';
 import { loadConfig, type Config, type ConfigOverrides } from '../src/config.ts';
 import { startServer, type RunningServer } from '../src/boot.ts';
@@ -70,7 +71,7 @@ export interface TestServer extends Pick<RunningServer, 'app' | 'ctx' | 'url'> {
 
 export const TEST_PASSWORD = 'Sheaf-test-passw0rd!';
 
-export async function startTestServer(options: { database: TestDatabase; config?: ConfigOverrides }): Promise<TestServer> {
+export async function startTestServer(options: { database: TestDatabase; config?: ConfigOverrides; log?: FastifyBaseLogger }): Promise<TestServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'sheaf-test-'));
   const cleanups: Array<() => Promise<void>> = [() => rm(dataDir, { recursive: true, force: true })];
   try {
@@ -99,7 +100,7 @@ export async function startTestServer(options: { database: TestDatabase; config?
         ...options.config,
       },
     );
-    const server = await startServer(config, { db });
+    const server = await startServer(config, { db, ...(options.log ? { log: options.log } : {}) });
     cleanups.push(() => server.close());
     let counter = 0;
 

@@ -43,8 +43,10 @@ export function scrub(value: unknown, depth = 0): unknown {
   return copy;
 }
 
-function scrubError(error: Error): unknown {
-  return scrub(pino.stdSerializers.err(error) as unknown as Record<string, unknown>);
+function scrubError(error: unknown): unknown {
+  if (!(error instanceof Error)) return scrub(error);
+  // The serializer's object has its own prototype: copied to a plain one, scrub walks it.
+  return scrub({ ...(pino.stdSerializers.err(error) as unknown as Record<string, unknown>) });
 }
 
 /** /v1/files/<token> -> /v1/files/[token]: a download link is a credential while it lives. */
