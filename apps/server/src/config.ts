@@ -24,6 +24,8 @@
  *   LOG_LEVEL            fatal, error, warn, info, debug, trace or silent (info)
  *   TRUST_PROXY          true when behind a reverse proxy that sets X-Forwarded-* (false)
  *   MERGE_CONCURRENCY    merges run at the same time by this process (1)
+ *   MERGE_RANGE_ROWS     a separate-documents merge of more documents than this is made in ranges of at
+ *                        most this many, by every worker at once, and assembled into one ZIP (2000)
  *   EDITION              web or desktop (web)
  *
  * Email (issue #4):
@@ -108,6 +110,7 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`).default('info')),
   TRUST_PROXY: boolean,
   MERGE_CONCURRENCY: integer(1, 64, 1),
+  MERGE_RANGE_ROWS: integer(1, 1_000_000, 2000),
   EDITION: z.preprocess(emptyToUndefined, z.enum(['web', 'desktop'], 'must be web or desktop').default('web')),
   MAIL_DOMAIN: z.preprocess(emptyToUndefined, z.string().regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/i, 'must be a domain name such as mail.example.com').default('sheaf.localhost')),
   INBOUND_SMTP_PORT: z.preprocess(
@@ -159,6 +162,7 @@ export interface Config {
   readonly LOG_LEVEL: (typeof LOG_LEVELS)[number];
   readonly TRUST_PROXY: boolean;
   readonly MERGE_CONCURRENCY: number;
+  readonly MERGE_RANGE_ROWS: number;
   readonly EDITION: 'web' | 'desktop';
   readonly MAIL_DOMAIN: string;
   /** null: no bounce listener. */

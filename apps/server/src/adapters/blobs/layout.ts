@@ -11,6 +11,8 @@
  *   merges/<mergeId>/<fileName>                    a merge's result (ZIP or PDF)
  *   merges/<mergeId>/mailing-index.jsonl           where each emailed document is, and whom it goes to
  *   merges/<mergeId>/attachments/<name>            the attachments as they were when the mailing started
+ *   merges/<mergeId>/parts/<n>.zip-part            a ranged merge's part n: local headers and documents, no directory
+ *   merges/<mergeId>/parts/<n>.json                its manifest (entries, CRCs, sizes, offsets in the part)
  */
 
 /** User-chosen names (images, fonts, attachments) become one safe key segment: no separators, no "..". */
@@ -51,5 +53,9 @@ export const blobLayout = {
     documentIndex: (mergeId: string) => `${mergeFolder(mergeId)}mailing-index.jsonl`,
     /** A mailing sends the attachments as they were when it started: later edits do not reach it. */
     attachment: (mergeId: string, name: string) => `${mergeFolder(mergeId)}attachments/${nameSegment(name)}`,
+    /** A merge made in ranges (modules/merges/run-range.ts): each range's part of the ZIP, until it is assembled. */
+    parts: (mergeId: string) => `${mergeFolder(mergeId)}parts/`,
+    part: (mergeId: string, index: number) => `${mergeFolder(mergeId)}parts/${index}.zip-part`,
+    partManifest: (mergeId: string, index: number) => `${mergeFolder(mergeId)}parts/${index}.json`,
   },
 } as const;

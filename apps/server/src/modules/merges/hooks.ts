@@ -21,8 +21,8 @@ export interface FollowUpCheck {
 
 /** Told of every document of a separate-documents merge as the ZIP is written. */
 export interface DocumentOutput {
-  /** The document was written with its local header at `offset` of the ZIP. */
-  write(document: OutputDocument, offset: number): Promise<void>;
+  /** The document was written with its local header at `offset` of the ZIP (a ranged merge: told once the ZIP is assembled). */
+  write(document: Pick<OutputDocument, 'index' | 'fileName' | 'rowNumbers' | 'byteLength'>, offset: number): Promise<void>;
   /** Every document is written. */
   close(): Promise<void>;
   /** The ZIP is stored: keep what was collected (before the completing transaction). */

@@ -8,9 +8,11 @@ import type { AppContext } from '../../context.ts';
 import { findStrandedMerges, markEnded } from './repository.ts';
 import { runMergeJob } from './run-merge.ts';
 import { mergeJob } from './job-kinds.ts';
+import { registerRangeJobs } from './run-range.ts';
 
 export async function registerMergeJobs(ctx: AppContext): Promise<void> {
   ctx.jobs.register(mergeJob, (payload, job) => runMergeJob(ctx, payload, job));
+  registerRangeJobs(ctx); // 'merge-range': the ranges of a large merge (run-range.ts)
   await reconcileMerges(ctx);
 }
 

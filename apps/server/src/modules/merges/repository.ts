@@ -157,11 +157,16 @@ export async function deleteMergeRow(q: Queryable, ownerId: string, mergeId: str
   await q.query('DELETE FROM merges WHERE id = $1 AND owner_id = $2', [mergeId, ownerId]);
 }
 
-/** Merges left queued or generating whose job can no longer move them (missing, or ended). */
+/**
+ * Merges left queued or generating whose jobs can no longer move them: neither the merge job nor any
+ * of its range jobs (merge_ranges; ids as range-kind.ts's rangeJobId) is queued or running.
+ */
 export async function findStrandedMerges(q: Queryable): Promise<Pick<MergeRow, 'id' | 'owner_id'>[]> {
   return q.query(
-    `SELECT m.id, m.owner_id FROM merges m LEFT JOIN jobs j ON j.id = m.id
-     WHERE m.status = ANY($1::text[]) AND (j.id IS NULL OR j.status IN ('done', 'failed', 'cancelled'))`,
+    `SELECT m.id, m.owner_id FROM merges m
+     WHERE m.status = ANY($1::text[]) AND NOT EXISTS (
+       SELECT 1 FROM jobs j WHERE j.status NOT IN ('done', 'failed', 'cancelled') AND (j.id = m.id
+         OR j.id IN (SELECT m.id || '-range-' || r.range_index FROM merge_ranges r WHERE r.merge_id = m.id)))`,
     [ACTIVE_STATUSES],
   );
 }

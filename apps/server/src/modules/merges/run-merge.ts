@@ -25,6 +25,8 @@ import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { AfterCommit } from '../../events/bus.ts';
 import { followUpOf, frozenFollowUp, type DocumentOutput } from './hooks.ts';
 import './events.ts';
+import { madeInRanges } from './range-kind.ts';
+import { queueRanges } from './range-queue.ts';
 
 export interface MergeJobPayload {
   mergeId: string;
@@ -47,6 +49,11 @@ export async function runMergeJob(ctx: AppContext, payload: MergeJobPayload, job
     return;
   }
   await markGenerating(ctx.db, ownerId, mergeId);
+  // A large separate-documents merge: its ranges are made by every worker (run-range.ts); this job only queues them.
+  if (madeInRanges(row, ctx.config.MERGE_RANGE_ROWS)) {
+    await queueRanges(ctx, row);
+    return;
+  }
   const tmpDir = path.join(ctx.config.DATA_DIR, 'tmp');
   await mkdir(tmpDir, { recursive: true });
   const tmpFile = path.join(tmpDir, `${mergeId}-${job.attempt}${row.is_combined_output ? '.pdf' : '.zip'}`);
@@ -100,9 +107,9 @@ interface MadeFile {
   output?: DocumentOutput;
 }
 
-async function makeFile(ctx: AppContext, row: MergeRow, tmpFile: string, signal: AbortSignal): Promise<MadeFile> {
-  const { prepareMerge } = await import('@sheaf/engine');
-  const { mergeDocumentsInParallel, useNativeCrypto } = await import('@sheaf/engine/node');
+/** What the engine needs to make a merge's documents, loaded from its template, sheet and fonts. */
+export async function loadMergeInput(ctx: AppContext, row: MergeRow) {
+  const { useNativeCrypto } = await import('@sheaf/engine/node');
   // Encrypted outputs: Node's native hashes and AES, three times the pure-JS speed (idempotent).
   useNativeCrypto();
   const [loaded, sheet, fonts, fallback] = await Promise.all([
@@ -122,9 +129,17 @@ async function makeFile(ctx: AppContext, row: MergeRow, tmpFile: string, signal:
     images: loaded.images,
     fallbackFonts: fallback,
   };
+  const fileName = (isCombined: boolean) => resultFileName(row.request.customName || loaded.template.customName || loaded.template.name, isCombined);
+  return { input, sheet, options, fileName };
+}
+
+async function makeFile(ctx: AppContext, row: MergeRow, tmpFile: string, signal: AbortSignal): Promise<MadeFile> {
+  const { prepareMerge } = await import('@sheaf/engine');
+  const { mergeDocumentsInParallel } = await import('@sheaf/engine/node');
+  const { input, sheet, options, fileName: fileNameOf } = await loadMergeInput(ctx, row);
   const merge = await prepareMerge(input);
   signal.throwIfAborted();
-  const fileName = resultFileName(row.request.customName || loaded.template.customName || loaded.template.name, merge.isCombined);
+  const fileName = fileNameOf(merge.isCombined);
   const total = merge.isCombined ? merge.rowCount : merge.documentCount;
   await updateProgress(ctx.db, row.owner_id, row.id, 0, total);
 
