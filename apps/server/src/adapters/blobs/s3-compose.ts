@@ -50,6 +50,7 @@ const STREAM_PART = 8 * MiB;
 /** A copied blob larger than this is copied in ranges (S3 allows at most 5 GiB per part). */
 const MAX_COPY_PART = 1024 * MiB;
 const MAX_PARTS = 10_000;
+const HEAD_CONCURRENCY = 8;
 
 function isNotImplemented(error: unknown): boolean {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
@@ -176,13 +177,26 @@ async function addStored(writer: PartWriter, store: ComposeStore, key: string, s
   await writer.streamRange(key, position, size - 1);
 }
 
+/** Every source must exist before anything is written, and its size decides copy or stream: a few HEADs at a time. */
+async function partSizes(store: ComposeStore, parts: ReadonlyArray<BlobPart>): Promise<number[]> {
+  const sizes = parts.map((part) => ('bytes' in part ? part.bytes.byteLength : -1));
+  let next = 0;
+  const worker = async () => {
+    for (let index = next++; index < parts.length; index = next++) {
+      const part = parts[index]!;
+      if ('key' in part) sizes[index] = await store.size(part.key);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(HEAD_CONCURRENCY, parts.length) }, worker));
+  return sizes;
+}
+
 export async function composeMultipart(
   store: ComposeStore,
   parts: ReadonlyArray<BlobPart>,
   to: string,
 ): Promise<{ size: number; partSizes: number[]; copiedBytes: number }> {
-  // Every source must exist before anything is written (and its size decides copy or stream).
-  const sizes = await Promise.all(parts.map((part) => ('key' in part ? store.size(part.key) : part.bytes.byteLength)));
+  const sizes = await partSizes(store, parts);
   const writer = new PartWriter(store, to);
   try {
     for (const [index, part] of parts.entries()) {
