@@ -7,6 +7,7 @@
 import { readdir } from 'node:fs/promises';
 import { ListObjectsCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DeferredS3BlobStore } from '../src/adapters/blobs/index.ts';
 import { S3BlobStore } from '../src/adapters/blobs/s3.ts';
 import { startTestServer } from './harness.ts';
 import { download, mergeRequest, pdfsInZip, peopleCsv, setPlan, startMerge, TEMPLATE_PDF, templateWithSheet, waitForMerge, type TestServer } from './merge-support.ts';
@@ -42,7 +43,7 @@ describe('files on S3', () => {
   }
 
   it('keeps templates, sheets and merge results in the bucket and serves them from there', async () => {
-    expect(server.ctx.blobs).toBeInstanceOf(S3BlobStore);
+    expect(server.ctx.blobs).toBeInstanceOf(DeferredS3BlobStore);
     const user = await server.signUp();
     await setPlan(server, user.uid, 'Pro');
     const templateId = await templateWithSheet(server, user.token, peopleCsv(3));
