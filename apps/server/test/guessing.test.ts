@@ -82,6 +82,16 @@ forEachDatabase((database) => {
       expect((await login(email, 'wrong password', crowd[0]!)).json.code).toBe('auth/invalid-credentials');
     });
 
+    it('counts a whole IPv6 /64 as one client, so picking a new address per try does not help', async () => {
+      const { email } = await server.signUp();
+      const network = `2001:db8:${++clients}:1`;
+      const answers = await Promise.all(Array.from({ length: 8 }, (_unused, i) => login(email, 'wrong password', `${network}::${i + 1}`)));
+      expect(codes(answers)).toEqual([...repeat(5, 'auth/invalid-credentials'), ...repeat(3, 'generic/too-many-attempts')]);
+      expect((await login(email, TEST_PASSWORD, `${network}:abcd:1234:5678:9abc`)).status).toBe(429);
+      // Another network is another client: the owner signs in from there.
+      expect((await login(email, TEST_PASSWORD, `2001:db8:${++clients}:1::1`)).status).toBe(200);
+    });
+
     it('counts wrong current passwords of a signed-in user the same way, before the check', async () => {
       const account = await server.signUp();
       const client = newClient();

@@ -6,6 +6,7 @@
  * cannot all pass a check that each of them would fail in turn (50 parallel wrong passwords reach
  * the password check 5 times, not 50).
  */
+import { isIPv6 } from 'node:net';
 import { SheafError } from '@sheaf/shared';
 import type { Db, Queryable } from '../../adapters/db/types.ts';
 import { clearAttempts, clearAttemptsStartingWith, countAttempts, creditAttempt, lockAttemptKeys, recordAttempt } from './repository.ts';
@@ -43,15 +44,31 @@ export interface LimitedKey {
   limit: Limit;
 }
 
+/**
+ * The client a limit counts: an IPv4 address, or the /64 network of an IPv6 address (one host is
+ * given a whole /64 and can pick a new address in it for every try).
+ */
+export function clientOf(ip: string): string {
+  const address = ip.replace(/%.*$/, '');
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (!isIPv6(address)) return address;
+  const groups = (part: string) => (part ? part.split(':').flatMap((group) => (group.includes('.') ? ['0', '0'] : [group])) : []);
+  const [head = '', tail] = address.split('::');
+  const left = groups(head);
+  const full = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - groups(tail).length).fill('0'), ...groups(tail)];
+  return `${full.slice(0, 4).map((group) => parseInt(group, 16).toString(16)).join(':')}::/64`;
+}
+
 const accountKey = (email: string) => `login:${email}`;
 // An address has no space, so "<account> from " is a prefix no other account's keys share.
 const accountClientPrefix = (email: string) => `login:${email} from `;
-const accountClientKey = (email: string, ip: string) => `${accountClientPrefix(email)}${ip}`;
-const knownClientKey = (email: string, ip: string) => `login-ok:${email} from ${ip}`;
+const accountClientKey = (email: string, client: string) => `${accountClientPrefix(email)}${client}`;
+const knownClientKey = (email: string, client: string) => `login-ok:${email} from ${client}`;
 
 export const resetKeys = (email: string, ip: string): LimitedKey[] => [
   { key: `reset:${email}`, limit: LIMITS.resetEmail },
-  { key: `reset-ip:${ip}`, limit: LIMITS.resetIp },
+  { key: `reset-ip:${clientOf(ip)}`, limit: LIMITS.resetIp },
 ];
 
 /**
@@ -74,23 +91,25 @@ export async function takeAttempts(db: Db, keys: readonly LimitedKey[]): Promise
 export interface LoginAttempt {
   keys: LimitedKey[];
   email: string;
-  ip: string;
+  /** clientOf the request's address. */
+  client: string;
 }
 
-/** Whether `ip` signed in to the account lately: the owner's usual clients are not held by the account ceiling. */
-async function knownClient(q: Queryable, email: string, ip: string): Promise<boolean> {
-  return (await countAttempts(q, knownClientKey(email, ip), KNOWN_CLIENT_SECONDS)) > 0;
+/** Whether `client` signed in to the account lately: the owner's usual clients are not held by the account ceiling. */
+async function knownClient(q: Queryable, email: string, client: string): Promise<boolean> {
+  return (await countAttempts(q, knownClientKey(email, client), KNOWN_CLIENT_SECONDS)) > 0;
 }
 
 /** Counts a sign-in (or current-password check) before the password is checked; 429 past a limit. */
-export async function takeLoginAttempt(db: Db, email: string, ip: string): Promise<LoginAttempt> {
+export async function takeLoginAttempt(db: Db, email: string, requestIp: string): Promise<LoginAttempt> {
+  const client = clientOf(requestIp);
   const keys: LimitedKey[] = [
-    { key: accountClientKey(email, ip), limit: LIMITS.loginAccountClient },
-    { key: `login-ip:${ip}`, limit: LIMITS.loginIp },
+    { key: accountClientKey(email, client), limit: LIMITS.loginAccountClient },
+    { key: `login-ip:${client}`, limit: LIMITS.loginIp },
   ];
-  if (!(await knownClient(db, email, ip))) keys.push({ key: accountKey(email), limit: LIMITS.loginAccount });
+  if (!(await knownClient(db, email, client))) keys.push({ key: accountKey(email), limit: LIMITS.loginAccount });
   await takeAttempts(db, keys);
-  return { keys, email, ip };
+  return { keys, email, client };
 }
 
 /**
@@ -100,15 +119,15 @@ export async function takeLoginAttempt(db: Db, email: string, ip: string): Promi
  */
 export async function loginSucceeded(q: Queryable, attempt: LoginAttempt): Promise<void> {
   for (const { key } of attempt.keys) {
-    if (key === accountClientKey(attempt.email, attempt.ip)) await clearAttempts(q, key);
+    if (key === accountClientKey(attempt.email, attempt.client)) await clearAttempts(q, key);
     else await creditAttempt(q, key);
   }
-  await markClientKnown(q, attempt.email, attempt.ip);
+  await markClientKnown(q, attempt.email, attempt.client);
 }
 
-async function markClientKnown(q: Queryable, email: string, ip: string): Promise<void> {
-  await clearAttempts(q, knownClientKey(email, ip));
-  await recordAttempt(q, knownClientKey(email, ip), KNOWN_CLIENT_SECONDS);
+async function markClientKnown(q: Queryable, email: string, client: string): Promise<void> {
+  await clearAttempts(q, knownClientKey(email, client));
+  await recordAttempt(q, knownClientKey(email, client), KNOWN_CLIENT_SECONDS);
 }
 
 /**
@@ -119,5 +138,5 @@ async function markClientKnown(q: Queryable, email: string, ip: string): Promise
 export async function passwordWasReset(q: Queryable, email: string, ip: string): Promise<void> {
   await clearAttempts(q, accountKey(email));
   await clearAttemptsStartingWith(q, accountClientPrefix(email));
-  await markClientKnown(q, email, ip);
+  await markClientKnown(q, email, clientOf(ip));
 }
