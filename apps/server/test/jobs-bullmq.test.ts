@@ -116,6 +116,16 @@ describe('BullMQ job back end', () => {
     await waitForStatus(committed, 'done');
     expect(await job(rolledBack)).toBeUndefined();
     expect(runs).toEqual([1]);
+
+    // Relayed before its transaction committed (another request's wake): it still runs once committed.
+    const early = newId();
+    await db.transaction(async (tx) => {
+      await api.enqueue(kind, { n: 3 }, { id: early, tx });
+      api.wake();
+      await vi.waitFor(async () => expect(await redis.client.hget(`sheaf:outbox:${early}`, 'data')).toContain('misses'), { timeout: 5_000, interval: 25 });
+    });
+    await waitForStatus(early, 'done');
+    expect(runs).toEqual([1, 3]);
   });
 
   it('ignores a second enqueue with the same id', async () => {

@@ -71,7 +71,7 @@ export function httpServer(baseUrl: string): Pick<TestServer, 'inject' | 'url'> 
   const inject = async (method: string, urlPath: string, request: InjectOptions = {}): Promise<InjectResponse> => {
     const headers: Record<string, string> = { ...request.headers };
     if (request.token) headers.authorization = `Bearer ${request.token}`;
-    let body: BodyInit | undefined;
+    let body: FormData | string | undefined;
     if (request.file) {
       const form = new FormData();
       form.append('file', new Blob([request.file.bytes], { type: request.file.type }), request.file.name);

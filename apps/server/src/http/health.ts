@@ -51,7 +51,8 @@ export function readinessCheck(probes: ReadinessProbes): ReadinessCheck {
 }
 
 export function registerHealthRoutes(app: FastifyInstance, ready: ReadinessCheck): void {
-  const hide = { schema: { hide: true } };
+  // Probes come every few seconds: their requests are not logged at info.
+  const hide = { schema: { hide: true }, logLevel: 'warn' as const };
   app.get('/healthz', hide, async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' }));
   app.get('/readyz', hide, async (_request, reply) => {
     const failures = await ready();

@@ -32,6 +32,9 @@ export interface BullQueueOptions {
   prefix?: string;
 }
 
+/** Deliveries of a job whose row is not (yet) there before the delivery is dropped. */
+const MISSING_ROW_CHECKS = 4;
+
 interface Running {
   controller: AbortController;
   attempt: number;
@@ -108,7 +111,15 @@ export function createBullQueue(redis: RedisLink, db: Db, log: JobLog, name: str
     const row = await claimById(db, id, leaseMs);
     if (!row) {
       const state = await jobState(db, id);
-      if (!state || (state.status !== 'queued' && state.status !== 'running')) return; // ended, cancelled, or never committed
+      if (!state) {
+        // Published before its transaction committed (another request's wake() may relay it early),
+        // or rolled back: looked at again a few times, then dropped (the sweep covers a late commit).
+        const misses = Number((job.data as { misses?: number }).misses ?? 0);
+        if (misses >= MISSING_ROW_CHECKS) return;
+        await job.updateData({ misses: misses + 1 });
+        return later(job, token, Date.now() + 500 * (misses + 1));
+      }
+      if (state.status !== 'queued' && state.status !== 'running') return; // ended or cancelled
       const at = state.status === 'queued' ? state.run_after.getTime() : (state.lease_until?.getTime() ?? Date.now()) + 100;
       return later(job, token, at);
     }
