@@ -37,7 +37,8 @@ export interface Jobs {
 }
 
 interface QueueEntry {
-  definitions: Map<string, { definition: JobDefinition<unknown>; concurrency: number; handler: JobHandler<unknown> }>;
+  /** The queue's kinds by name. */
+  definitions: Map<string, { concurrency: number; handler: JobHandler<unknown> }>;
   runner?: JobQueue;
 }
 
@@ -47,7 +48,10 @@ export function createJobs(backend: JobBackend, config: Config, log: JobLog): Jo
   let started = false;
   let stopped = false;
 
-  /** The queue's runner, made when first needed with the largest concurrency of its kinds so far. */
+  /**
+   * The queue's runner, made when first needed (start, or a first enqueue or cancel) with the largest
+   * concurrency of the kinds registered by then: register every kind at boot before that.
+   */
   function runnerOf(name: string): JobQueue {
     const entry = queues.get(name)!;
     if (!entry.runner) {
@@ -70,7 +74,7 @@ export function createJobs(backend: JobBackend, config: Config, log: JobLog): Jo
       const concurrency = typeof definition.concurrency === 'function' ? definition.concurrency(config) : (definition.concurrency ?? 1);
       // Checked again when run: a row may have been written by an older version, or by hand.
       const handler: JobHandler<unknown> = (payload, job) => run(checkPayload(definition, payload), job);
-      entry.definitions.set(definition.name, { definition: definition as JobDefinition<unknown>, concurrency, handler });
+      entry.definitions.set(definition.name, { concurrency, handler });
       if (entry.runner) entry.runner.register(definition.name, handler);
       else if (started) {
         // A kind registered after start (the mailings, started after the merges): its queue starts now.
