@@ -287,6 +287,16 @@ describe('S3 compose parts', () => {
     expect(result.copiedBytes).toBe(12 * MiB - topUp);
   }, 60_000);
 
+  test('a copied part larger than the largest copy range goes in ranges, the remainder joining the last range', async () => {
+    const store = new S3BlobStore(withCopy.settings);
+    const big = randomBytes(20 * MiB);
+    await store.put('q/big', big);
+    const result = await composeMultipart(store, [{ key: 'q/big' }, { bytes: text('!') }], 'q/ranges', { maxCopyPart: 6 * MiB });
+    expect(result.partSizes).toEqual([6 * MiB, 6 * MiB, 8 * MiB, 1]);
+    expect(result.copiedBytes).toBe(20 * MiB);
+    expect(sha(await store.get('q/ranges'))).toBe(sha(Buffer.concat([big, text('!')])));
+  }, 60_000);
+
   test('s3rver has no UploadPartCopy: the store notices and streams the parts through', async () => {
     const { store, result } = await composeOn(plain);
     expect(store.partCopySupported).toBe(false);

@@ -156,7 +156,7 @@ class PartWriter {
 }
 
 /** Adds one stored blob of `size` bytes: copied server-side where it can be, streamed through otherwise. */
-async function addStored(writer: PartWriter, store: ComposeStore, key: string, size: number): Promise<void> {
+async function addStored(writer: PartWriter, store: ComposeStore, key: string, size: number, maxCopyPart: number): Promise<void> {
   let position = 0;
   if (store.partCopySupported && size >= MIN_PART) {
     // Bytes already waiting must go out as a full part before a copied one: top them up from this blob.
@@ -167,7 +167,7 @@ async function addStored(writer: PartWriter, store: ComposeStore, key: string, s
       position = topUp;
       while (size - position >= MIN_PART) {
         // A remainder under 5 MiB joins this range rather than becoming a too-small part of its own.
-        let end = Math.min(position + MAX_COPY_PART, size);
+        let end = Math.min(position + maxCopyPart, size);
         if (size - end < MIN_PART) end = size;
         if (!(await writer.copyRange(key, position, end - 1))) break;
         position = end;
@@ -195,13 +195,14 @@ export async function composeMultipart(
   store: ComposeStore,
   parts: ReadonlyArray<BlobPart>,
   to: string,
+  { maxCopyPart = MAX_COPY_PART }: { maxCopyPart?: number } = {},
 ): Promise<{ size: number; partSizes: number[]; copiedBytes: number }> {
   const sizes = await partSizes(store, parts);
   const writer = new PartWriter(store, to);
   try {
     for (const [index, part] of parts.entries()) {
       if ('bytes' in part) await writer.append(part.bytes);
-      else await addStored(writer, store, part.key, sizes[index]!);
+      else await addStored(writer, store, part.key, sizes[index]!, maxCopyPart);
     }
     await writer.finish();
   } catch (error) {
