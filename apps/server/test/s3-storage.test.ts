@@ -1,7 +1,8 @@
 /**
  * The server with its files on an S3-compatible store (s3rver started here): a template and its sheet
  * uploaded, a merge made and downloaded through the API, every file in the bucket and none in BLOB_DIR,
- * and deleting through the API empties the bucket's folders. With S3_PRESIGNED_DOWNLOADS the download
+ * deleting through the API empties the bucket's folders, and a mailing sends each row the document it
+ * reads out of the ZIP in the bucket. With S3_PRESIGNED_DOWNLOADS the download
  * link redirects to a signed link on the bucket that downloads under the merge's file name.
  */
 import { readdir } from 'node:fs/promises';
@@ -10,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeferredS3BlobStore } from '../src/adapters/blobs/index.ts';
 import { S3BlobStore } from '../src/adapters/blobs/s3.ts';
 import { startTestServer } from './harness.ts';
+import { emailingTemplate, enterprise, mailingReport, parseMail, pdfText, recipientsCsv, smtpSender, startEmailMerge, startMailSink, waitForMailing, type MailSink } from './mail-support.ts';
 import { download, mergeRequest, pdfsInZip, peopleCsv, setPlan, startMerge, TEMPLATE_PDF, templateWithSheet, waitForMerge, type TestServer } from './merge-support.ts';
 import { startTestS3, type TestS3 } from './s3-server.ts';
 
@@ -26,15 +28,16 @@ describe('files on S3', () => {
   let s3: TestS3;
   let server: TestServer;
   let bucket: S3BlobStore;
+  let sink: MailSink;
 
   beforeAll(async () => {
-    s3 = await startTestS3();
-    server = await startTestServer({ database: 'pglite', config: s3.config });
+    [s3, sink] = await Promise.all([startTestS3(), startMailSink()]);
+    server = await startTestServer({ database: 'pglite', config: { ...s3.config, SMTP_ALLOW_PRIVATE_HOSTS: true } });
     bucket = new S3BlobStore(s3.settings);
   });
   afterAll(async () => {
     await server?.close();
-    await s3?.close();
+    await Promise.all([s3?.close(), sink?.close()]);
   });
 
   async function keysUnder(prefix: string): Promise<Map<string, number>> {
@@ -67,7 +70,7 @@ describe('files on S3', () => {
 
     const templateKeys = await keysUnder(`templates/${templateId}/`);
     expect(templateKeys.get(`templates/${templateId}/template.pdf`)).toBe(TEMPLATE_PDF.length);
-    expect(templateKeys.has(`templates/${templateId}/spreadsheet`)).toBe(true);
+    expect([...templateKeys.keys()].filter((key) => key.startsWith(`templates/${templateId}/spreadsheet`))).toHaveLength(1);
     const mergeKeys = await keysUnder(`merges/${request.mergeId}/`);
     expect(mergeKeys.get(`merges/${request.mergeId}/Zeugnisse März.zip`)).toBe(merge.fileSize);
     expect(await filesUnder(server.config.BLOB_DIR)).toEqual([]);
@@ -80,6 +83,37 @@ describe('files on S3', () => {
 
     expect((await server.inject('DELETE', `/templates/${templateId}`, { token: user.token })).status).toBe(200);
     expect([...(await keysUnder(`templates/${templateId}/`)).keys()]).toEqual([]);
+  }, 120_000);
+
+  it('mails each row its own document read from the ZIP in the bucket, with the static attachment frozen there', async () => {
+    const user = await server.signUp();
+    await enterprise(server, user.uid);
+    const senderId = await smtpSender(server, user.token, sink);
+    const templateId = await emailingTemplate(server, user.token, senderId, recipientsCsv(3));
+    const terms = Buffer.from('%PDF-1.4 terms and conditions');
+    const attached = await server.inject('POST', `/templates/${templateId}/attachments`, { token: user.token, file: { name: 'Terms.pdf', bytes: terms, type: 'application/pdf' } });
+    expect(attached.status).toBe(201);
+    const { mergeId, response } = await startEmailMerge(server, user.token, templateId);
+    expect(response.status, JSON.stringify(response.json)).toBe(202);
+    expect(await waitForMailing(server, user.token, templateId, mergeId)).toMatchObject({ status: 'completed', mailingStatus: 'completed' });
+
+    const report = await mailingReport(server, user.token, templateId, mergeId);
+    expect(report.events.map((event) => event.status)).toEqual(['accepted', 'accepted', 'accepted']);
+    for (const event of report.events) {
+      const mail = sink.accepted.find((received) => received.messageId.startsWith(`${event.messageId}@`))!;
+      const parsed = await parseMail(mail.raw);
+      const row = Number(/Given(\d+)/.exec(parsed.subject ?? '')![1]);
+      expect(mail.rcptTo).toEqual([`person${row}@example.com`]);
+      expect(parsed.attachments.map((attachment) => attachment.filename)).toEqual([expect.stringMatching(/\.pdf$/), 'Terms.pdf']);
+      const text = pdfText(parsed.attachments[0]!.content);
+      expect(text).toContain(`Given${row}`);
+      for (const other of [1, 2, 3].filter((n) => n !== row)) expect(text).not.toContain(`Given${other}`);
+      expect(parsed.attachments[1]!.content.equals(terms)).toBe(true);
+    }
+    const mergeKeys = await keysUnder(`merges/${mergeId}/`);
+    expect(mergeKeys.has(`merges/${mergeId}/mailing-index.jsonl`)).toBe(true);
+    expect(mergeKeys.get(`merges/${mergeId}/attachments/Terms%2Epdf`)).toBe(terms.length);
+    expect(await filesUnder(server.config.BLOB_DIR)).toEqual([]);
   }, 120_000);
 });
 
