@@ -113,14 +113,20 @@ async function openCore(config: Config, options: StartOptions, serveHttp: boolea
     }
   };
   try {
+    // Redis (REDIS_URL) first: unreachable, or evicting keys, and the process stops before it migrates.
+    const backend = await openJobBackend(config, db, log, options.jobOptions);
+    let backendOwned = true; // until the job runners own it (jobs.stop() closes it then)
+    cleanups.push(async () => {
+      if (backendOwned) await backend.close();
+    });
     const applied = await migrate(db);
     if (applied.length) log.info({ migrations: applied }, 'database migrated');
     // The embedded database allows one process: `sheaf users ...` reaches it through this server.
     if (!config.DATABASE_URL && !options.db) cleanups.push(await startAdminSocket(db, config.DATA_DIR));
     const mailer = openMailer(config);
     if (mailer instanceof SmtpMailer) cleanups.push(async () => mailer.close());
-    // Redis (REDIS_URL) is checked here: unreachable, or evicting keys, and the process does not start.
-    const jobs = createJobs(await openJobBackend(config, db, log, options.jobOptions), config, log);
+    const jobs = createJobs(backend, config, log);
+    backendOwned = false;
     // Stopped after the HTTP server (no request queues a job after that), before the database.
     cleanups.push(() => jobs.stop());
     // The bounce listener belongs to the processes that serve the public (one port per machine).

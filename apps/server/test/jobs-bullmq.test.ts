@@ -248,10 +248,11 @@ describe('BullMQ job back end', () => {
 
   it('refuses at boot a Redis whose maxmemory-policy may evict jobs, naming the setting', async () => {
     const evicting = await startRedis(['--maxmemory-policy', 'allkeys-lru']);
+    const untouched = await createPostgresDatabase();
     try {
       await expect(redisBackend(evicting.url, db, silent)).rejects.toThrow(/maxmemory-policy allkeys-lru.*noeviction/);
       const config = loadConfig({}, {
-        DATABASE_URL: database.url,
+        DATABASE_URL: untouched.url,
         REDIS_URL: evicting.url,
         DATA_DIR: path.join(tmpdir(), `sheaf-evict-${randomBytes(4).toString('hex')}`),
         PORT: 0,
@@ -260,12 +261,20 @@ describe('BullMQ job back end', () => {
         INBOUND_SMTP_PORT: null,
       });
       await expect(startServer(config)).rejects.toThrow(/maxmemory-policy allkeys-lru/);
+      // Refused before it touched the database: nothing migrated.
+      const fresh = await openPostgres(untouched.url);
+      try {
+        expect(await fresh.query("SELECT 1 FROM pg_tables WHERE schemaname = 'public'")).toEqual([]);
+      } finally {
+        await fresh.close();
+      }
       // noeviction is accepted.
       await evicting.client.config('SET', 'maxmemory-policy', 'noeviction');
       const backend = await redisBackend(evicting.url, db, silent);
       await backend.close();
     } finally {
       await evicting.stop();
+      await untouched.drop();
     }
   });
 });
