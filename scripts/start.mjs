@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// `npm start`: builds the web app when its sources changed since the last build, then serves the whole
-// app (API + web) with `sheaf serve` on the embedded defaults (PGlite, local files, in-process jobs,
-// account mail in a local outbox). Environment variables (see .env.example) change any default.
+// `npm start`: builds the web app and the server (scripts/build-server.mjs) when their sources changed
+// since the last build, then serves the whole app (API + web) with `sheaf serve` on the embedded
+// defaults (PGlite, local files, in-process jobs, account mail in a local outbox). Environment
+// variables (see .env.example) change any default.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureServerBuild } from './build-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const marker = path.join(root, 'apps/web/dist/build.json');
@@ -70,6 +72,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.log('sheaf: building the web app (first start or sources changed)...');
     if (!buildWebApp()) process.exit(1);
   }
+  // The server runs compiled (apps/server/dist); bin/sheaf.mjs would build it too, this says so first.
+  await ensureServerBuild();
   const server = spawn(process.execPath, [path.join(root, 'apps/server/bin/sheaf.mjs'), 'serve', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => server.kill(signal));
   server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,8 +1,14 @@
 #!/usr/bin/env node
-// The `sheaf` command. Sources are TypeScript; tsx compiles them on the fly (cached), so the command
-// works straight after `npm install` with no build step.
-import { register } from 'tsx/esm/api';
+// The `sheaf` command runs the compiled server (apps/server/dist, made by scripts/build-server.mjs with
+// esbuild): no TypeScript compiler at start-up. When the build is missing or older than the sources
+// (a fresh `npm install`, a `git pull`, an edit) it is rebuilt first, which takes about a second.
+// Development and tests run the TypeScript sources under tsx instead.
+import { pathToFileURL } from 'node:url';
+import { ensureServerBuild } from '../../../scripts/build-server.mjs';
 
-register();
-const { main } = await import('../src/cli/main.ts');
+// Stack traces name the .ts sources (the build writes linked source maps).
+process.setSourceMapsEnabled(true);
+const entry = await ensureServerBuild();
+if (process.env.SHEAF_DEBUG_ENTRY) process.stderr.write(`sheaf: running ${entry}\n`);
+const { main } = await import(pathToFileURL(entry).href);
 process.exitCode = await main(process.argv);

@@ -5,9 +5,11 @@
  * `--raw` prints the MIME source as it would be sent.
  */
 import { Command, InvalidArgumentError } from 'commander';
-import { simpleParser, type AddressObject } from 'mailparser';
+import type { AddressObject } from 'mailparser';
 import { loadConfig } from '../config.ts';
-import { readOutbox, readOutboxMail } from '../adapters/mail/outbox.ts';
+
+// mailparser and the mail adapter (nodemailer) load when an outbox command runs, not with every `sheaf`.
+const outboxFiles = () => import('../adapters/mail/outbox.ts');
 
 type Write = (text: string) => void;
 
@@ -25,6 +27,7 @@ function addresses(value: AddressObject | AddressObject[] | undefined): string {
 
 /** The mail as a person reads it: the main headers, the text part (or the HTML's text), attachments by name. */
 export async function decodedMail(raw: string): Promise<string> {
+  const { simpleParser } = await import('mailparser');
   const mail = await simpleParser(raw);
   const lines = [
     `From: ${addresses(mail.from)}`,
@@ -50,6 +53,7 @@ export function outboxCommand(write: Write = (text) => process.stdout.write(text
     .option('--limit <n>', 'how many to list', positive, 20)
     .action(async (flags: { limit: number }) => {
       const dir = outboxDir(env);
+      const { readOutbox } = await outboxFiles();
       const entries = (await readOutbox(dir)).reverse();
       if (entries.length === 0) {
         write(`The outbox is empty (${dir}).\n`);
@@ -70,6 +74,7 @@ export function outboxCommand(write: Write = (text) => process.stdout.write(text
     .option('--raw', 'print the MIME source as it would be sent')
     .action(async (number: number, flags: { raw?: boolean }) => {
       const dir = outboxDir(env);
+      const { readOutbox, readOutboxMail } = await outboxFiles();
       const entry = (await readOutbox(dir)).reverse()[number - 1];
       if (!entry) throw new Error(`There is no mail ${number} in the outbox (${dir}).`);
       const raw = await readOutboxMail(dir, entry);

@@ -6,9 +6,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { BILLING_PLANS, type BillingPlan } from '@sheaf/shared';
 import { loadConfig } from '../config.ts';
-import { migrate, openDb } from '../adapters/db/index.ts';
-import { askRunningServer, type AdminRequest } from '../admin/socket.ts';
-import { setPlanByEmail, usersReport } from '../modules/users/index.ts';
+import type { AdminRequest } from '../admin/socket.ts';
 
 type Write = (text: string) => void;
 
@@ -24,6 +22,12 @@ export function parsePlan(value: string): BillingPlan {
  * database, else on the database directly (PostgreSQL, or PGlite with no server running).
  */
 async function run(request: AdminRequest): Promise<string> {
+  // Loaded here, not at the top: every `sheaf` command would otherwise load the database at start-up.
+  const [{ migrate, openDb }, { askRunningServer }, { setPlanByEmail, usersReport }] = await Promise.all([
+    import('../adapters/db/index.ts'),
+    import('../admin/socket.ts'),
+    import('../modules/users/index.ts'),
+  ]);
   const config = loadConfig();
   if (!config.DATABASE_URL) {
     const output = await askRunningServer(config.DATA_DIR, request);

@@ -3,7 +3,10 @@
  * memory for 'memory://'. PGlite is a single connection, so a transaction must not interleave with
  * other queries: every statement outside a transaction waits in one queue behind open transactions.
  */
-import { mkdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { lockDataDir } from './lock.ts';
 import type { Db, Queryable, SqlValue } from './types.ts';
@@ -13,6 +16,28 @@ export interface PgliteDb extends Db {
   dumpDataDir(): Promise<Blob>;
 }
 
+/**
+ * Sized for the embedded default, one user on one machine: PostgreSQL's 128 MB of shared buffers
+ * would be resident for the life of the process (WebAssembly memory never shrinks); 16 MB holds the
+ * working set of a desktop's database and keeps `sheaf serve` lean at rest. Start parameters replace
+ * PGlite's own, so they are repeated first.
+ */
+const SINGLE_USER_SETTINGS = ['-c', 'shared_buffers=16MB'];
+const PGLITE_DEFAULT_START_PARAMS = (PGlite as unknown as { defaultStartParams?: string[] }).defaultStartParams ?? [];
+
+const run = promisify(execFile);
+
+/**
+ * Creating a cluster (initdb) grows PGlite's WebAssembly memory to some 700 MB, which the process
+ * would then hold for good. A short-lived child process does it instead and exits, giving it all back;
+ * the server then opens the ready cluster at its small steady size.
+ */
+async function initdbInChildProcess(dataDir: string): Promise<void> {
+  const pglite = import.meta.resolve('@electric-sql/pglite');
+  const script = `const { PGlite } = await import(${JSON.stringify(pglite)}); const db = await PGlite.create({ dataDir: process.argv[1] }); await db.close();`;
+  await run(process.execPath, ['--input-type=module', '-e', script, dataDir], { env: { ...process.env, NODE_OPTIONS: '' } });
+}
+
 /** `loadDataDir`: start from a snapshot (dumpDataDir) instead of an empty cluster (tests: much faster). */
 export async function openPglite(dataDir: string, options: { loadDataDir?: Blob } = {}): Promise<PgliteDb> {
   const inMemory = dataDir === 'memory://';
@@ -20,7 +45,12 @@ export async function openPglite(dataDir: string, options: { loadDataDir?: Blob 
   const unlock = inMemory ? async () => undefined : await lockDataDir(dataDir);
   let lite: PGlite;
   try {
-    lite = await PGlite.create({ ...(inMemory ? {} : { dataDir }), ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
+    if (!inMemory && !options.loadDataDir && !existsSync(path.join(dataDir, 'PG_VERSION'))) await initdbInChildProcess(dataDir);
+    lite = await PGlite.create({
+      ...(inMemory ? {} : { dataDir }),
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+      startParams: [...PGLITE_DEFAULT_START_PARAMS, ...SINGLE_USER_SETTINGS],
+    });
   } catch (error) {
     await unlock();
     throw error;

@@ -1,0 +1,171 @@
+/**
+ * Cold start, measured from outside the process as a user meets it (start-up included):
+ * - a one-row `sheaf merge` (the compiled command, bin/sheaf.mjs) beside a plain Node script doing the
+ *   same with pdf-lib (cold-start/pdf-lib-one-row.mjs), runs interleaved, medians;
+ * - `sheaf serve` on the embedded defaults (PGlite, a fresh data folder): time from spawn to the first
+ *   HTTP answer, and the resident memory of its whole process tree at rest (after a quiet period).
+ *
+ * `npx tsx cold-start.ts [--runs N]` (here) runs it alone; `npx tsx run.ts --only cold-start` adds it to
+ * the report. SHEAF_BIN=<path> measures another entry point (e.g. an older bin for a before/after).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { BENCH_DIR, benchRow, prepareBenchInputs } from './fixtures.ts';
+import { processTreeRss } from './process-rss.ts';
+import { BENCH_FIELDS, type BenchResult } from './types.ts';
+
+const REPO_ROOT = path.resolve(BENCH_DIR, '..');
+const SHEAF_BIN = path.resolve(process.env.SHEAF_BIN ?? path.join(REPO_ROOT, 'apps/server/bin/sheaf.mjs'));
+const PEER_SCRIPT = path.join(BENCH_DIR, 'cold-start/pdf-lib-one-row.mjs');
+const PAGE = { width: 595.28, height: 841.89 };
+/** How long `sheaf serve` stays idle before its memory is read ("at rest"). */
+const REST_MS = 5_000;
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** Wall-clock seconds of one child process, from spawn to exit; throws on a non-zero exit. */
+function timeProcess(args: string[]): number {
+  const started = performance.now();
+  const run = spawnSync(process.execPath, args, { cwd: REPO_ROOT, encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
+  const seconds = (performance.now() - started) / 1000;
+  if (run.status !== 0) throw new Error(`${args.join(' ')} exited with ${run.status}: ${run.stderr.slice(0, 500)}`);
+  return seconds;
+}
+
+/** The bench template's 3 fields as Sheaf placeholders (relative to the page, from its top-left). */
+function sheafPlaceholders() {
+  return BENCH_FIELDS.map((field, index) => ({
+    id: `f${index}`,
+    column: field.column,
+    pageNumber: field.page + 1,
+    relativeX: field.x / PAGE.width,
+    relativeY: (PAGE.height - field.y - field.height) / PAGE.height,
+    relativeWidth: field.width / PAGE.width,
+    relativeHeight: field.height / PAGE.height,
+    relativeFontSize: field.size / PAGE.height,
+  }));
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+    probe.on('error', reject);
+  });
+}
+
+export async function benchOneRowMerge(runs: number): Promise<BenchResult[]> {
+  const { templatePath } = await prepareBenchInputs(1);
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'sheaf-cold-'));
+  try {
+    const row = benchRow(0);
+    const files = {
+      fields: path.join(dir, 'fields.json'),
+      row: path.join(dir, 'row.json'),
+      csv: path.join(dir, 'rows.csv'),
+      placeholders: path.join(dir, 'placeholders.json'),
+    };
+    await writeFile(files.fields, JSON.stringify(BENCH_FIELDS));
+    await writeFile(files.row, JSON.stringify(row));
+    await writeFile(files.csv, `First,Last,Amount\n${row.First},${row.Last},"${row.Amount}"\n`);
+    await writeFile(files.placeholders, JSON.stringify(sheafPlaceholders()));
+    const peer = [PEER_SCRIPT, templatePath, files.fields, files.row, path.join(dir, 'peer.pdf')];
+    const sheaf = [SHEAF_BIN, 'merge', templatePath, files.csv, '--placeholders', files.placeholders, '--out', path.join(dir, 'sheaf.zip')];
+    // One untimed run each: builds the command when its sources changed, warms the file cache.
+    timeProcess(peer);
+    timeProcess(sheaf);
+    const peerTimes: number[] = [];
+    const sheafTimes: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      peerTimes.push(timeProcess(peer));
+      sheafTimes.push(timeProcess(sheaf));
+    }
+    const peerSeconds = median(peerTimes);
+    const sheafSeconds = median(sheafTimes);
+    const spread = (times: number[]) => `median of ${runs}, ${Math.min(...times).toFixed(2)}-${Math.max(...times).toFixed(2)} s`;
+    return [
+      { workload: 'cold-start', tool: 'pdf-lib script, one row', units: 1, unitName: 'merges', seconds: peerSeconds, peakRssMb: 0, note: spread(peerTimes) },
+      {
+        workload: 'cold-start',
+        tool: 'sheaf merge, one row',
+        units: 1,
+        unitName: 'merges',
+        seconds: sheafSeconds,
+        peakRssMb: 0,
+        note: `${(sheafSeconds / peerSeconds).toFixed(2)}x the script's time (target <= 2x); ${spread(sheafTimes)}`,
+      },
+    ];
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Starts `sheaf serve` on `dataDir`: seconds to its first HTTP answer and its tree's RSS at rest. A fresh
+ * folder includes creating the database (PostgreSQL's initdb, seconds); a restart opens it.
+ */
+async function serveStart(dataDir: string, start: 'first start' | 'restart'): Promise<BenchResult> {
+  const port = await freePort();
+  const started = performance.now();
+  const server = spawn(process.execPath, [SHEAF_BIN, 'serve', '--port', String(port), '--data-dir', dataDir], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, NODE_ENV: 'production', INBOUND_SMTP_PORT: 'off', LOG_LEVEL: 'warn' },
+    stdio: 'ignore',
+  });
+  const exited = new Promise<void>((resolve) => server.on('exit', () => resolve()));
+  try {
+    let answeredAt = 0;
+    while (!answeredAt) {
+      if (server.exitCode !== null) throw new Error(`sheaf serve exited with ${server.exitCode}`);
+      if (performance.now() - started > 60_000) throw new Error('sheaf serve did not answer within 60 s');
+      try {
+        await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(1_000) });
+        answeredAt = performance.now();
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, REST_MS));
+    const restMb = Math.round(processTreeRss(server.pid!) / 1024 / 1024);
+    return {
+      workload: 'cold-start',
+      tool: `sheaf serve, ${start}`,
+      units: 1,
+      unitName: 'starts',
+      seconds: (answeredAt - started) / 1000,
+      peakRssMb: restMb,
+      note: `process tree RSS at rest ${restMb} MB (target <= 200), ${REST_MS / 1000} s after the first answer; target <= 1.5 s`,
+    };
+  } finally {
+    server.kill('SIGTERM');
+    await exited;
+  }
+}
+
+/** `sheaf serve` on a new data folder, then again on the same folder. */
+export async function benchServeStart(): Promise<BenchResult[]> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sheaf-cold-serve-'));
+  try {
+    return [await serveStart(dataDir, 'first start'), await serveStart(dataDir, 'restart')];
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+export async function benchColdStart(runs = 5): Promise<BenchResult[]> {
+  return [...(await benchOneRowMerge(runs)), ...(await benchServeStart())];
+}
+
+if (process.argv[1] === import.meta.filename) {
+  const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, 'serve-only': { type: 'boolean', default: false } } });
+  const results = values['serve-only'] ? await benchServeStart() : await benchColdStart(Number(values.runs));
+  for (const result of results) {
+    process.stdout.write(`${result.tool}: ${result.seconds.toFixed(3)} s${result.note ? ` (${result.note})` : ''}\n`);
+  }
+}

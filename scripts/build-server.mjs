@@ -1,0 +1,229 @@
+#!/usr/bin/env node
+/**
+ * The server build: esbuild bundles the `sheaf` command (apps/server/src/cli/main.ts) and every worker
+ * thread's entry into plain ESM under apps/server/dist/, so `sheaf`, `npm start` and the workers start
+ * without a TypeScript compiler (tsx stays for development and tests, which run the sources).
+ *
+ * - The workspace packages (@sheaf/shared, @sheaf/engine: TypeScript sources) are bundled; every
+ *   package from node_modules stays external (native and wasm ones such as @electric-sql/pglite,
+ *   @napi-rs/canvas, argon2 and pdfjs-dist must load from their own folders).
+ * - Code splitting: what the command and the workers share is one chunk, and what the sources load with
+ *   `await import()` (the server, pdf.js, canvas...) stays a chunk loaded on first use.
+ * - Each build goes to its own folder, dist/<build>/, and dist/current.json names the newest: a process
+ *   still running an older build keeps loading its lazy chunks and worker entries from that folder
+ *   while another `sheaf` rebuilds. Builds replaced more than an hour ago are removed.
+ * - Linked source maps: bin/sheaf.mjs turns source maps on, so stack traces name the .ts sources.
+ *
+ * `node scripts/build-server.mjs` builds now; bin/sheaf.mjs and scripts/start.mjs call ensureServerBuild(),
+ * which builds only when a source is newer than the current build.
+ */
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/**
+ * Where builds go; SHEAF_SERVER_DIST points elsewhere (tests build into a scratch folder). It must lie
+ * inside the repository: the build's external packages are resolved from the node_modules above it.
+ */
+export const DIST_DIR = path.resolve(process.env.SHEAF_SERVER_DIST ?? path.join(root, 'apps/server/dist'));
+const CURRENT = path.join(DIST_DIR, 'current.json');
+const LOCK = path.join(DIST_DIR, 'build.lock');
+/** The sources bundled into the build; a change under any of them (or to this script) makes it stale. */
+const SOURCE_DIRS = ['apps/server/src', 'packages/shared/src', 'packages/engine/src'].map((dir) => path.join(root, dir));
+const THIS_SCRIPT = fileURLToPath(import.meta.url);
+const KEEP_OLD_BUILDS_MS = 60 * 60 * 1000;
+
+/** Newest modification time under the source folders (folders count too: a deleted file changes its folder). */
+function newestSourceMtime() {
+  let newest = statSync(THIS_SCRIPT).mtimeMs;
+  const walk = (dir) => {
+    newest = Math.max(newest, statSync(dir).mtimeMs);
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else newest = Math.max(newest, statSync(full).mtimeMs);
+    }
+  };
+  for (const dir of SOURCE_DIRS) walk(dir);
+  return newest;
+}
+
+/** The current build ({ dir, entry, sourcesMtime }) or undefined when there is none or it is incomplete. */
+export function currentServerBuild() {
+  try {
+    const current = JSON.parse(readFileSync(CURRENT, 'utf8'));
+    const dir = path.join(DIST_DIR, current.dir);
+    const entry = path.join(dir, 'sheaf.mjs');
+    return existsSync(entry) ? { ...current, dir, entry } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when there is no build or a source changed after the current build read it. */
+export function serverBuildIsStale() {
+  const current = currentServerBuild();
+  return !current || newestSourceMtime() > current.sourcesMtime;
+}
+
+/**
+ * Worker threads are started as `new Worker(new URL('./x-worker.ts', import.meta.url))` in the sources.
+ * Under tsx (development, tests) that names the .ts file and the worker registers tsx itself; in the
+ * bundle the same expression must name the built entry instead. Rather than a helper every caller must
+ * remember, the build finds each such URL in the sources, makes the file an entry point of its own and
+ * rewrites the expression to `new URL('./x-worker.mjs', import.meta.url)`: all output files sit in one
+ * folder, so that resolves from whichever chunk the expression lands in. A new worker needs nothing more.
+ */
+const WORKER_URL = /new URL\(\s*(['"])(\.{1,2}\/[^'"]+\.ts)\1\s*,\s*import\.meta\.url\s*\)/g;
+
+function findWorkerEntries() {
+  const entries = new Map(); // absolute .ts path -> output name
+  const names = new Map();
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (full.endsWith('.ts') && !full.endsWith('.test.ts')) {
+        for (const match of readFileSync(full, 'utf8').matchAll(WORKER_URL)) {
+          const target = path.resolve(path.dirname(full), match[2]);
+          const name = path.basename(target, '.ts');
+          if (names.has(name) && names.get(name) !== target) throw new Error(`two worker entries named ${name}: ${names.get(name)} and ${target}`);
+          names.set(name, target);
+          entries.set(target, name);
+        }
+      }
+    }
+  };
+  for (const dir of SOURCE_DIRS) walk(dir);
+  return entries;
+}
+
+/**
+ * Rewrites our sources as esbuild loads them: worker URLs to the built entries (above), and every other
+ * `import.meta.url` to the module's own source location, so a module finds what lies beside its source
+ * (the SQL migrations, the repository root, packages resolved from its workspace) exactly as under tsx,
+ * wherever its code ends up in the bundle.
+ */
+const BUNDLE_URL = '__sheafBundleUrl__';
+
+function sourceLocationPlugin(outDir, workers) {
+  return {
+    name: 'sheaf-source-locations',
+    setup(build) {
+      build.onLoad({ filter: /\.ts$/ }, (args) => {
+        if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+        let code = readFileSync(args.path, 'utf8');
+        code = code.replace(WORKER_URL, (whole, _quote, relative) => {
+          const name = workers.get(path.resolve(path.dirname(args.path), relative));
+          return name ? `new URL('./${name}.mjs', ${BUNDLE_URL})` : whole;
+        });
+        const own = path.relative(outDir, args.path).split(path.sep).join('/');
+        code = code.replaceAll('import.meta.url', `new URL(${JSON.stringify(own)}, import.meta.url).href`);
+        code = code.replaceAll(BUNDLE_URL, 'import.meta.url'); // the worker URLs: relative to the output file
+        return { contents: code, loader: 'ts' };
+      });
+    },
+  };
+}
+
+/** Everything from node_modules stays external; only our workspace packages are bundled. */
+const externalPackages = {
+  name: 'sheaf-external-packages',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@sheaf/') ? undefined : { path: args.path, external: true }));
+  },
+};
+
+/** Builds into a new dist/<build>/ folder and makes it current. Returns the build's folder. */
+export async function buildServer({ quiet = false } = {}) {
+  const started = Date.now();
+  const sourcesMtime = newestSourceMtime(); // read before bundling: an edit during the build leaves it stale
+  const requireFromServer = createRequire(path.join(root, 'apps/server/package.json'));
+  const esbuild = await import(pathToFileURL(requireFromServer.resolve('esbuild')).href);
+  const name = `build-${started}-${process.pid}`;
+  const outDir = path.join(DIST_DIR, name);
+  const workers = findWorkerEntries();
+  const entryPoints = [{ in: path.join(root, 'apps/server/src/cli/main.ts'), out: 'sheaf' }];
+  for (const [file, out] of workers) entryPoints.push({ in: file, out });
+  await esbuild.build({
+    entryPoints,
+    outdir: outDir,
+    outExtension: { '.js': '.mjs' },
+    entryNames: '[name]',
+    chunkNames: '[name]-[hash]', // beside the entries: see WORKER_URL
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: 'linked',
+    logLevel: quiet ? 'error' : 'warning',
+    plugins: [externalPackages, sourceLocationPlugin(outDir, workers)],
+  });
+  const current = { dir: name, sourcesMtime, builtAt: new Date().toISOString(), workers: [...workers.values()] };
+  const temporary = `${CURRENT}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(current, null, 2)}\n`);
+  renameSync(temporary, CURRENT);
+  removeOldBuilds(name);
+  if (!quiet) process.stderr.write(`sheaf: server built in ${Date.now() - started} ms (${path.relative(root, outDir)})\n`);
+  return outDir;
+}
+
+/** Removes builds replaced more than an hour ago (a long-running process may still be using a recent one). */
+function removeOldBuilds(keep) {
+  for (const entry of readdirSync(DIST_DIR, { withFileTypes: true })) {
+    if (!entry.isDirectory() || entry.name === keep || !entry.name.startsWith('build-')) continue;
+    const full = path.join(DIST_DIR, entry.name);
+    if (Date.now() - statSync(full).mtimeMs > KEEP_OLD_BUILDS_MS) rmSync(full, { recursive: true, force: true });
+  }
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function lockHolderIsGone() {
+  try {
+    const pid = Number(readFileSync(LOCK, 'utf8'));
+    process.kill(pid, 0);
+    return Date.now() - statSync(LOCK).mtimeMs > 5 * 60 * 1000; // alive but stuck for minutes: take over
+  } catch (error) {
+    return error.code !== 'EPERM'; // no such process (or the lock went away meanwhile)
+  }
+}
+
+/**
+ * The current build's entry (dist/<build>/sheaf.mjs), building first when it is missing or stale.
+ * Several processes starting at once (a test run spawns many) build once: one holds the lock, the
+ * others wait for it and use its build.
+ */
+export async function ensureServerBuild({ quiet = false } = {}) {
+  mkdirSync(DIST_DIR, { recursive: true });
+  for (;;) {
+    if (!serverBuildIsStale()) return currentServerBuild().entry;
+    let lock;
+    try {
+      lock = openSync(LOCK, 'wx');
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      if (lockHolderIsGone()) rmSync(LOCK, { force: true });
+      else await sleep(100);
+      continue;
+    }
+    try {
+      writeSync(lock, String(process.pid));
+      closeSync(lock);
+      if (serverBuildIsStale()) {
+        if (!quiet) process.stderr.write('sheaf: building the server (first start or sources changed)...\n');
+        await buildServer({ quiet });
+      }
+    } finally {
+      rmSync(LOCK, { force: true });
+    }
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  mkdirSync(DIST_DIR, { recursive: true });
+  await buildServer();
+}

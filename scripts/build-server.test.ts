@@ -1,0 +1,161 @@
+/**
+ * `sheaf` (bin/sheaf.mjs) runs the compiled server: it builds it when the build is missing or older
+ * than the sources, then loads only JavaScript from the build (no TypeScript compiler), in the main
+ * thread and in its worker threads. Each run here builds into its own scratch folder
+ * (SHEAF_SERVER_DIST), so the repository's apps/server/dist is left alone.
+ *
+ * What a process loads is read from a module hook registered with --import: it records the URL of
+ * every module loaded, in the main thread and in every worker (workers inherit --import).
+ */
+import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '..');
+const BIN = path.join(root, 'apps/server/bin/sheaf.mjs');
+const TEMPLATE = path.join(root, 'fixtures/generated/corpus/classic-xref.pdf');
+let scratch: string;
+let dist: string;
+let hookImport: string;
+
+beforeAll(async () => {
+  // Inside the repository (.tmp/ is ignored): the build's external packages resolve from node_modules above it.
+  await mkdir(path.join(root, 'apps/server/.tmp'), { recursive: true });
+  scratch = await mkdtemp(path.join(root, 'apps/server/.tmp/build-test-'));
+  dist = path.join(scratch, 'dist');
+  const hooks = path.join(scratch, 'hooks.mjs');
+  await writeFile(
+    hooks,
+    `import { appendFileSync } from 'node:fs';
+export async function load(url, context, next) {
+  appendFileSync(process.env.SHEAF_TEST_LOADED, url + '\\n');
+  return next(url, context);
+}
+`,
+  );
+  const register = path.join(scratch, 'register.mjs');
+  await writeFile(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+  hookImport = pathToFileURL(register).href;
+});
+afterAll(async () => rm(scratch, { recursive: true, force: true }));
+
+interface Run {
+  code: number;
+  stderr: string;
+  /** Every module URL the process and its workers loaded. */
+  loaded: string[];
+}
+
+let runs = 0;
+function sheaf(args: string[]): Promise<Run> {
+  const loadedFile = path.join(scratch, `loaded-${++runs}.txt`);
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--import', hookImport, BIN, ...args],
+      { cwd: scratch, timeout: 90_000, encoding: 'utf8', env: { ...process.env, SHEAF_SERVER_DIST: dist, SHEAF_TEST_LOADED: loadedFile } },
+      async (error, _stdout, stderr) => {
+        if (error && typeof error.code !== 'number') return reject(error);
+        const loaded = existsSync(loadedFile) ? (await readFile(loadedFile, 'utf8')).split('\n').filter(Boolean) : [];
+        resolve({ code: error ? (error.code as number) : 0, stderr, loaded });
+      },
+    );
+  });
+}
+
+const currentBuild = async () => JSON.parse(await readFile(path.join(dist, 'current.json'), 'utf8')) as { dir: string; sourcesMtime: number };
+
+/** No TypeScript source and no tsx: only the build, node_modules and Node's own modules. */
+function expectCompiledOnly(loaded: string[]): void {
+  const ours = loaded.filter((url) => url.startsWith('file:') && !url.includes('/node_modules/'));
+  expect(loaded.filter((url) => url.includes('/node_modules/tsx/'))).toEqual([]);
+  expect(ours.filter((url) => url.endsWith('.ts'))).toEqual([]);
+  expect(ours.some((url) => url.startsWith(pathToFileURL(dist).href))).toBe(true);
+}
+
+async function mergeInputs(rows: number): Promise<{ csv: string; placeholders: string; dir: string }> {
+  const dir = await mkdtemp(path.join(scratch, 'merge-'));
+  const csv = path.join(dir, 'rows.csv');
+  await writeFile(csv, `Name\n${Array.from({ length: rows }, (_, i) => `Person ${i + 1}`).join('\n')}\n`);
+  const placeholders = path.join(dir, 'placeholders.json');
+  await writeFile(placeholders, JSON.stringify([{ id: 'n', column: 'Name', pageNumber: 1, relativeX: 0.1, relativeY: 0.1, relativeWidth: 0.6, relativeHeight: 0.04 }]));
+  return { csv, placeholders, dir };
+}
+
+it('with no build, `sheaf merge` builds the server and runs it compiled, the template check worker too', async () => {
+  const { csv, placeholders, dir } = await mergeInputs(1);
+  const out = path.join(dir, 'out.zip');
+  const run = await sheaf(['merge', TEMPLATE, csv, '--placeholders', placeholders, '--out', out]);
+  expect(run.stderr).toContain('building the server');
+  expect(run.code, run.stderr).toBe(0);
+  expect(existsSync(out)).toBe(true);
+  expectCompiledOnly(run.loaded);
+  // The template is checked in a worker thread: from the build's own entry, not through tsx.
+  expect(run.loaded.some((url) => url.endsWith('/guardedWorker.mjs'))).toBe(true);
+}, 120_000);
+
+it('rebuilds when the sources are newer than the build, and a parallel merge runs its workers from the build', async () => {
+  const before = await currentBuild();
+  await writeFile(path.join(dist, 'current.json'), JSON.stringify({ ...before, sourcesMtime: 0 })); // as if every source had changed since
+  const { csv, placeholders, dir } = await mergeInputs(70);
+  const out = path.join(dir, 'out.zip');
+  // Password-protected merges of 64+ documents are made by worker threads (mergeWorker).
+  const run = await sheaf(['merge', TEMPLATE, csv, '--placeholders', placeholders, '--out', out, '--password-read', 'secret']);
+  expect(run.code, run.stderr).toBe(0);
+  expect(run.stderr).toContain('building the server');
+  expect((await currentBuild()).dir).not.toBe(before.dir);
+  expectCompiledOnly(run.loaded);
+  if (os.availableParallelism() > 1) expect(run.loaded.some((url) => url.endsWith('/mergeWorker.mjs'))).toBe(true);
+  const listing = await new Promise<string>((resolve, reject) => execFile('unzip', ['-Z1', out], (error, stdout) => (error ? reject(error) : resolve(stdout))));
+  expect(listing.split('\n').filter((name) => name.endsWith('.pdf'))).toHaveLength(70);
+  // A build that is up to date is used as it is.
+  const again = await sheaf(['merge', TEMPLATE, csv, '--placeholders', placeholders, '--out', path.join(dir, 'again.zip'), '--rows', '2']);
+  expect(again.code, again.stderr).toBe(0);
+  expect(again.stderr).not.toContain('building the server');
+  expect((await readdir(dist)).filter((name) => name.startsWith('build-')).length).toBe(2);
+}, 120_000);
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+    probe.on('error', reject);
+  });
+}
+
+it('`sheaf serve` from the build answers HTTP', async () => {
+  const port = await freePort();
+  const dataDir = await mkdtemp(path.join(scratch, 'data-'));
+  const loadedFile = path.join(scratch, 'loaded-serve.txt');
+  const server = spawn(process.execPath, ['--import', hookImport, BIN, 'serve', '--port', String(port), '--data-dir', dataDir], {
+    cwd: scratch,
+    env: { ...process.env, NODE_ENV: 'production', INBOUND_SMTP_PORT: 'off', LOG_LEVEL: 'warn', SHEAF_SERVER_DIST: dist, SHEAF_TEST_LOADED: loadedFile },
+    stdio: 'ignore',
+  });
+  const exited = new Promise<void>((resolve) => server.on('exit', () => resolve()));
+  try {
+    const deadline = Date.now() + 90_000;
+    let status = 0;
+    while (!status) {
+      if (server.exitCode !== null) throw new Error(`sheaf serve exited with ${server.exitCode}`);
+      if (Date.now() > deadline) throw new Error('sheaf serve did not answer');
+      status = await fetch(`http://127.0.0.1:${port}/v1/docs/json`, { signal: AbortSignal.timeout(2_000) }).then(
+        (response) => response.status,
+        () => 0,
+      );
+      if (!status) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(status).toBe(200);
+    expectCompiledOnly((await readFile(loadedFile, 'utf8')).split('\n').filter(Boolean));
+  } finally {
+    server.kill('SIGTERM');
+    await exited;
+  }
+}, 120_000);
