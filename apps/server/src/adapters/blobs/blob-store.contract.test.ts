@@ -138,6 +138,17 @@ describe.each(kinds)('BlobStore contract: $name', (kind) => {
     expect(await store.exists('templates/copy één/images/😀 copy.png')).toBe(true);
   });
 
+  test('a merge result named with "+", "#" and "?" is stored, read in ranges and deleted by its folder', async () => {
+    const key = 'merges/m1/Q1+Q2 #3 ?.zip';
+    await store.put(key, text('zip bytes'));
+    expect(decode(await store.get(key))).toBe('zip bytes');
+    const reader = await store.openReader(key);
+    expect(decode(await reader.read(4, 5))).toBe('bytes');
+    await reader.close();
+    await store.deletePrefix('merges/m1/');
+    expect(await store.exists(key)).toBe(false);
+  });
+
   test('bad keys are refused by every call before anything is stored', async () => {
     for (const key of BAD_KEYS) {
       await expect(store.put(key, text('x')), key).rejects.toThrow(/invalid blob key/);
