@@ -316,6 +316,12 @@ describe('S3 compose parts', () => {
     expect(result.partSizes.reduce((sum, size) => sum + size, 0)).toBe(result.size);
   }, 60_000);
 
+  test('a bucket that does not exist is an error, not a missing file', async () => {
+    const store = new S3BlobStore({ ...plain.settings, bucket: 'no-such-bucket' });
+    await expect(store.get('a/b')).rejects.toMatchObject({ name: 'NoSuchBucket' });
+    await expect(store.put('a/b', text('x'))).rejects.toMatchObject({ name: 'NoSuchBucket' });
+  });
+
   test('a part that vanishes once the upload has started fails the compose and leaves no result', async () => {
     // (The store then aborts the multipart upload; s3rver does not implement AbortMultipartUpload, so
     // that step is not observable here.)

@@ -43,9 +43,13 @@ export function notFound(key: string): Error {
   return Object.assign(new Error(`blob not found: ${JSON.stringify(key)}`), { code: 'ENOENT' });
 }
 
-/** True for "no such key" in any of its S3 spellings (GET says NoSuchKey, HEAD only has the status). */
+/**
+ * True for "no such key" in any of its S3 spellings (GET says NoSuchKey, HEAD only has the status).
+ * A missing bucket is a setup error and stays one where S3 says so (HEAD cannot tell the two apart).
+ */
 export function isMissing(error: unknown): boolean {
   const e = error as { name?: string; Code?: string; $metadata?: { httpStatusCode?: number } };
+  if (e?.name === 'NoSuchBucket' || e?.Code === 'NoSuchBucket') return false;
   return e?.name === 'NoSuchKey' || e?.name === 'NotFound' || e?.Code === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
 }
 
