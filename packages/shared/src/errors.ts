@@ -80,9 +80,11 @@ export const ERROR_MESSAGES = {
   // Fonts and images
   'font/wrong-type': 'Fonts must be .ttf or .otf files.',
   'font/corrupt': 'The font "{name}" could not be read.',
+  'font/too-large': 'The font file is too large. The maximum size is {maxMb} MB.',
   'image/too-large': 'The image is too large. The maximum size is {maxMb} MB.',
   'image/wrong-type': 'Images must be PNG or JPEG files.',
   'image/corrupt': 'The image "{name}" could not be read.',
+  'image/too-many-pixels': 'The image is {width} x {height} pixels; images may have at most {maxMegapixels} megapixels.',
 
   // Merge requests
   'merge/no-placeholders': 'Add placeholders to the template first.',
@@ -145,6 +147,9 @@ export const ERROR_MESSAGES = {
   'email/attachment-name': 'The file name must not contain special characters.',
   'email/attachments-too-large': 'Attachments may be at most {maxMb} MB in total.',
   'email/attachment-not-found': 'There is no attachment named "{name}".',
+  'email/attachment-empty': 'The file "{name}" is empty.',
+  'email/attachment-blocked-type': 'Files of type .{extension} cannot be attached: mail servers refuse them.',
+  'email/attachment-executable': 'The file "{name}" is a program, which mail servers refuse. Send it as a link instead.',
   'email/test-failed': 'The test email could not be sent: {detail}',
   'email/test-sent': 'A test email was sent to {to}.',
   'email/not-sent': 'This merge sends no email.',
@@ -210,7 +215,7 @@ export const ERROR_HTTP_STATUS_GROUPS = {
   /** It existed and is gone for good (deleted files, an expired link). */
   410: ['merge/files-deleted', 'merge/link-expired'],
   /** The uploaded file is over its size limit. */
-  413: ['template/too-large', 'sheet/too-large', 'image/too-large'],
+  413: ['template/too-large', 'sheet/too-large', 'image/too-large', 'font/too-large'],
   429: ['generic/too-many-attempts'],
   500: ['generic/something-wrong', 'generic/technical-error'],
 } as const satisfies Record<Exclude<ErrorHttpStatus, 400>, readonly ErrorCode[]>;
@@ -229,7 +234,7 @@ export function httpStatusOf(code: ErrorCode): ErrorHttpStatus {
  * docs/web-app.md#languages); row and page numbers stay as the spreadsheet or document shows them ("row
  * 12345").
  */
-export const AMOUNT_SLOTS: ReadonlySet<string> = new Set(['max', 'maxMb', 'available', 'needed', 'length', 'pages', 'invalid']);
+export const AMOUNT_SLOTS: ReadonlySet<string> = new Set(['max', 'maxMb', 'available', 'needed', 'length', 'pages', 'invalid', 'width', 'height', 'maxMegapixels']);
 
 /** Fills {slots} of a message; amounts are grouped the way `locale` writes numbers. */
 export function fillMessageSlots(text: string, params: ErrorParams | undefined, locale = 'en-US'): string {

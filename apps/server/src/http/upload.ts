@@ -1,8 +1,14 @@
-/** The single uploaded file of a multipart route, read with a size cap that stops the upload early. */
+/**
+ * The single uploaded file of a multipart route, read with a size cap that stops the upload early. Its
+ * name is normalised here, at the edge (normalizeFileName: no NUL, controls, bidi overrides or
+ * zero-width characters, NFC, at most 200 characters), so no service stores a name the database or a
+ * mail header cannot hold (docs/library.md#file-names).
+ */
 import type { FastifyRequest } from 'fastify';
-import { SheafError, type ErrorCode } from '@sheaf/shared';
+import { SheafError, normalizeFileName, type ErrorCode } from '@sheaf/shared';
 
 export interface UploadedFile {
+  /** The name as normalizeFileName leaves it ("file" when nothing usable was sent). */
   fileName: string;
   mimeType: string;
   bytes: Uint8Array;
@@ -28,5 +34,5 @@ export async function readUploadedFile(request: FastifyRequest, maxBytes: number
   }
   if (part.file.truncated) throw tooLarge();
   const bytes = Buffer.concat(chunks, size);
-  return { fileName: part.filename, mimeType: part.mimetype, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+  return { fileName: normalizeFileName(part.filename ?? ''), mimeType: part.mimetype, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
 }

@@ -8,3 +8,4 @@ export * from './passwords.ts';
 export * from './recipients.ts';
 export * from './rows.ts';
 export * from './senders.ts';
+export * from './uploads.ts';

@@ -5,7 +5,9 @@
  *   templates/<templateId>/template.pdf            the template's PDF
  *   templates/<templateId>/thumbnail.png           page 1, rendered
  *   templates/<templateId>/images/<name>           images image placeholders name
- *   templates/<templateId>/spreadsheet             the attached spreadsheet
+ *   templates/<templateId>/spreadsheet-<sha256>    the attached spreadsheet, keyed by its checksum: a new file is
+ *                                                  written beside the old one and the row switched in a transaction
+ *   templates/<templateId>/spreadsheet             the same, as stored before the checksum keys (still read)
  *   templates/<templateId>/attachments/<name>      static email attachments
  *   fonts/<ownerId>/<name>                         an account's custom fonts
  *   merges/<mergeId>/<fileName>                    a merge's result (ZIP or PDF)
@@ -38,7 +40,8 @@ export const blobLayout = {
     pdf: (templateId: string) => `${templateFolder(templateId)}template.pdf`,
     thumbnail: (templateId: string) => `${templateFolder(templateId)}thumbnail.png`,
     image: (templateId: string, name: string) => `${templateFolder(templateId)}images/${nameSegment(name)}`,
-    spreadsheet: (templateId: string) => `${templateFolder(templateId)}spreadsheet`,
+    spreadsheet: (templateId: string, checksum: string) => `${templateFolder(templateId)}spreadsheet-${checksum}`,
+    legacySpreadsheet: (templateId: string) => `${templateFolder(templateId)}spreadsheet`,
     attachment: (templateId: string, name: string) => `${templateFolder(templateId)}attachments/${nameSegment(name)}`,
   },
   font: {

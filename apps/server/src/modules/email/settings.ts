@@ -3,7 +3,7 @@
  * attachments added and removed, and the recipients check over the spreadsheet.
  */
 import {
-  MAX_ATTACHMENTS_TOTAL_BYTES, MAX_FROM_NAME_LENGTH, SheafError, isValidAttachmentName, replyToColumn, type RecipientsCheck, type TemplateEmailSettings,
+  MAX_ATTACHMENTS_TOTAL_BYTES, MAX_FROM_NAME_LENGTH, SheafError, attachmentRefusal, fileExtension, isValidAttachmentName, replyToColumn, type RecipientsCheck, type TemplateEmailSettings,
 } from '@sheaf/shared';
 import { z } from 'zod';
 import { UpdateEmailSettingsSchema } from '@sheaf/shared';
@@ -53,6 +53,9 @@ export async function uploadAttachment(ctx: AppContext, principal: Principal, te
   const ownerId = accountFor(principal, 'templates:write');
   const name = fileName.split(/[\\/]/).pop()?.trim() ?? '';
   if (!isValidAttachmentName(name)) throw new SheafError('email/attachment-name');
+  // What a mail client would send: not empty, no program or script (by type and by content).
+  const refusal = attachmentRefusal(name, bytes);
+  if (refusal) throw new SheafError(refusal, { name, extension: fileExtension(name) });
   const current = await readEmailSettings(ctx.db, ownerId, templateId);
   if (!current) throw new SheafError('template/not-found');
   const tooLarge = (list: TemplateEmailSettings['staticAttachments']) =>
@@ -60,6 +63,7 @@ export async function uploadAttachment(ctx: AppContext, principal: Principal, te
   if (tooLarge(emailSettingsOf(current.email).staticAttachments)) throw new SheafError('email/attachments-too-large', { maxMb: MAX_ATTACHMENTS_TOTAL_BYTES / 1_048_576 });
   // The file first: a listed attachment always has its file.
   await ctx.blobs.put(blobLayout.template.attachment(templateId, name), bytes);
+  const wasListed = emailSettingsOf(current.email).staticAttachments.some((item) => item.name === name);
   return ctx.db.transaction(async (tx) => {
     const stored = await lockEmailSettings(tx, ownerId, templateId);
     if (!stored) throw new SheafError('template/not-found');
@@ -69,6 +73,10 @@ export async function uploadAttachment(ctx: AppContext, principal: Principal, te
     settings.staticAttachments = [...settings.staticAttachments.filter((item) => item.name !== name), { name, size: bytes.length }];
     await saveEmailSettings(tx, ownerId, templateId, settings);
     return settings.staticAttachments;
+  }).catch(async (error: unknown) => {
+    // A file no row lists does not stay behind.
+    if (!wasListed) await ctx.blobs.delete(blobLayout.template.attachment(templateId, name)).catch(() => undefined);
+    throw error;
   });
 }
 

@@ -7,6 +7,7 @@ export type { SheetData } from '@sheaf/engine';
 export { readSheetSafely } from './read.ts';
 export { loadSheet, parseSheetCached, rememberSheet } from './load.ts';
 export { listChoices } from './service.ts';
+export { deleteSheetBlob, readSheetBlob, sheetBlobKey } from './sheet-blob.ts';
 export {
   findSpreadsheetRow, upsertSpreadsheetRow, deleteSpreadsheetRow, toExcelMeta, type SpreadsheetRow, type SpreadsheetFacts,
 } from './repository.ts';

@@ -5,9 +5,9 @@
 import type { SheetData } from '@sheaf/engine';
 import { SheafError } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
-import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { readSheetSafely } from './read.ts';
 import { findSpreadsheetRow } from './repository.ts';
+import { readSheetBlob } from './sheet-blob.ts';
 
 const CACHE_SIZE = 3;
 const cache = new Map<string, Promise<SheetData>>();
@@ -36,5 +36,5 @@ export function rememberSheet(checksum: string, headerRow: number, sheet: SheetD
 export async function loadSheet(ctx: AppContext, ownerId: string, templateId: string): Promise<SheetData> {
   const row = await findSpreadsheetRow(ctx.db, ownerId, templateId);
   if (!row) throw new SheafError('sheet/missing');
-  return parseSheetCached(row.checksum, row.headers_row_no, row.name, () => ctx.blobs.get(blobLayout.template.spreadsheet(templateId)));
+  return parseSheetCached(row.checksum, row.headers_row_no, row.name, () => readSheetBlob(ctx, templateId, row.checksum));
 }

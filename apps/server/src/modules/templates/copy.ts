@@ -3,7 +3,7 @@ import { SheafError } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
 import { newId } from '../../ids.ts';
 import { findUserByEmail } from '../users/index.ts';
-import { findSpreadsheetRow, upsertSpreadsheetRow } from '../spreadsheets/index.ts';
+import { findSpreadsheetRow, sheetBlobKey, upsertSpreadsheetRow } from '../spreadsheets/index.ts';
 import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { saveEmailSettings } from './email-settings-repository.ts';
 import { emailSettingsOf } from './present.ts';
@@ -22,42 +22,48 @@ async function copyInto(ctx: AppContext, ownerId: string, id: string, targetOwne
   const source = await requireTemplate(ctx, ownerId, id);
   const [images, sheet] = await Promise.all([listImageRows(ctx.db, ownerId, id), findSpreadsheetRow(ctx.db, ownerId, id)]);
   const copyId = newId();
-  // Files first: a row must never point at files that are not there yet.
-  await ctx.blobs.copy(blobLayout.template.pdf(id), blobLayout.template.pdf(copyId));
-  for (const image of images) await ctx.blobs.copy(blobLayout.template.image(id, image.name), blobLayout.template.image(copyId, image.name));
-  if (sheet) await ctx.blobs.copy(blobLayout.template.spreadsheet(id), blobLayout.template.spreadsheet(copyId));
-  const email = emailSettingsOf(source.email);
-  for (const attachment of email.staticAttachments) await ctx.blobs.copy(blobLayout.template.attachment(id, attachment.name), blobLayout.template.attachment(copyId, attachment.name));
   const hasThumbnail = source.has_thumbnail && (await ctx.blobs.exists(blobLayout.template.thumbnail(id)));
-  if (hasThumbnail) await ctx.blobs.copy(blobLayout.template.thumbnail(id), blobLayout.template.thumbnail(copyId));
+  try {
+    // Files first: a row must never point at files that are not there yet.
+    await ctx.blobs.copy(blobLayout.template.pdf(id), blobLayout.template.pdf(copyId));
+    for (const image of images) await ctx.blobs.copy(blobLayout.template.image(id, image.name), blobLayout.template.image(copyId, image.name));
+    if (sheet) await ctx.blobs.copy(await sheetBlobKey(ctx, id, sheet.checksum), blobLayout.template.spreadsheet(copyId, sheet.checksum));
+    const email = emailSettingsOf(source.email);
+    for (const attachment of email.staticAttachments) await ctx.blobs.copy(blobLayout.template.attachment(id, attachment.name), blobLayout.template.attachment(copyId, attachment.name));
+    if (hasThumbnail) await ctx.blobs.copy(blobLayout.template.thumbnail(id), blobLayout.template.thumbnail(copyId));
 
-  const { passwordProtectionSecret: _secret, ...outputWithoutPasswords } = source.output;
-  await ctx.db.transaction(async (tx) => {
-    await insertTemplateRow(tx, {
-      id: copyId,
-      ownerId: targetOwnerId,
-      name: source.name,
-      customName: options.customName,
-      checksum: source.checksum,
-      fileSize: source.file_size,
-      numPages: source.num_pages,
-      pages: source.pages,
-      isEncrypted: source.is_encrypted,
-      placeholders: source.placeholders,
-      headersRowNo: source.headers_row_no,
-      output: options.keepPasswords ? source.output : outputWithoutPasswords,
-    });
-    for (const image of images) await upsertImageRow(tx, targetOwnerId, copyId, image);
-    // The email settings too; another user cannot send through the owner's sender.
-    if (source.email) await saveEmailSettings(tx, targetOwnerId, copyId, options.keepPasswords ? email : { ...email, senderId: null });
-    if (sheet) {
-      await upsertSpreadsheetRow(tx, targetOwnerId, copyId, {
-        name: sheet.name, fileSize: sheet.file_size, checksum: sheet.checksum, headersRowNo: sheet.headers_row_no,
-        headers: sheet.headers, totalRowCount: sheet.total_row_count, firstRow: sheet.first_row, lastRow: sheet.last_row,
+    const { passwordProtectionSecret: _secret, ...outputWithoutPasswords } = source.output;
+    await ctx.db.transaction(async (tx) => {
+      await insertTemplateRow(tx, {
+        id: copyId,
+        ownerId: targetOwnerId,
+        name: source.name,
+        customName: options.customName,
+        checksum: source.checksum,
+        fileSize: source.file_size,
+        numPages: source.num_pages,
+        pages: source.pages,
+        isEncrypted: source.is_encrypted,
+        placeholders: source.placeholders,
+        headersRowNo: source.headers_row_no,
+        output: options.keepPasswords ? source.output : outputWithoutPasswords,
       });
-    }
-    if (hasThumbnail) await markThumbnail(tx, targetOwnerId, copyId, source.checksum);
-  });
+      for (const image of images) await upsertImageRow(tx, targetOwnerId, copyId, image);
+      // The email settings too; another user cannot send through the owner's sender.
+      if (source.email) await saveEmailSettings(tx, targetOwnerId, copyId, options.keepPasswords ? email : { ...email, senderId: null });
+      if (sheet) {
+        await upsertSpreadsheetRow(tx, targetOwnerId, copyId, {
+          name: sheet.name, fileSize: sheet.file_size, checksum: sheet.checksum, headersRowNo: sheet.headers_row_no,
+          headers: sheet.headers, totalRowCount: sheet.total_row_count, firstRow: sheet.first_row, lastRow: sheet.last_row,
+        });
+      }
+      if (hasThumbnail) await markThumbnail(tx, targetOwnerId, copyId, source.checksum);
+    });
+  } catch (error) {
+    // Nothing of a copy that was not made stays behind.
+    await ctx.blobs.deletePrefix(blobLayout.template.folder(copyId)).catch(() => undefined);
+    throw error;
+  }
   if (!hasThumbnail && !source.is_encrypted) {
     scheduleThumbnail(ctx, targetOwnerId, copyId, source.checksum, await ctx.blobs.get(blobLayout.template.pdf(copyId)));
   }

@@ -1,9 +1,10 @@
 /** Images supplied with a template, which image placeholders name (the cell holds the file name). */
-import { MAX_IMAGE_BYTES, SheafError } from '@sheaf/shared';
+import { MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, SheafError } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
 import { blobLayout, safeFileName } from '../../adapters/blobs/layout.ts';
 import { deleteImageRow, listImageRows, upsertImageRow, type ImageRow } from './repository.ts';
 import { requireTemplate } from './service.ts';
+import { jpegSize, pngSize } from './image-size.ts';
 import { accountFor, type Principal } from '../../access/index.ts';
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -11,11 +12,22 @@ const JPEG_SIGNATURE = [0xff, 0xd8, 0xff];
 
 const startsWith = (bytes: Uint8Array, signature: number[]) => signature.every((byte, index) => bytes[index] === byte);
 
-/** PNG or JPEG by their magic bytes, within the size limit; returns the name it will be stored under. */
+/**
+ * PNG or JPEG by their magic bytes, within the size limit, with dimensions in the header that are there
+ * and within the pixel budget (checked before any decoder sees the file); returns the name it will be
+ * stored under.
+ */
 export function checkImage(fileName: string, bytes: Uint8Array): string {
   if (bytes.length > MAX_IMAGE_BYTES) throw new SheafError('image/too-large', { maxMb: MAX_IMAGE_BYTES / 1_048_576 });
-  if (!startsWith(bytes, PNG_SIGNATURE) && !startsWith(bytes, JPEG_SIGNATURE)) throw new SheafError('image/wrong-type');
-  return safeFileName(fileName);
+  const isPng = startsWith(bytes, PNG_SIGNATURE);
+  if (!isPng && !startsWith(bytes, JPEG_SIGNATURE)) throw new SheafError('image/wrong-type');
+  const name = safeFileName(fileName);
+  const size = isPng ? pngSize(bytes) : jpegSize(bytes);
+  if (!size || size.width === 0 || size.height === 0) throw new SheafError('image/corrupt', { name });
+  if (size.width * size.height > MAX_IMAGE_PIXELS) {
+    throw new SheafError('image/too-many-pixels', { width: size.width, height: size.height, maxMegapixels: MAX_IMAGE_PIXELS / 1_000_000 });
+  }
+  return name;
 }
 
 /** Adds an image, replacing one of the same name. */

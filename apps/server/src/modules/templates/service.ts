@@ -2,7 +2,7 @@
  * The template library: upload, replace, unlock, settings, placeholders and delete. Untrusted PDF
  * bytes are only ever parsed in worker threads (pdf-tasks.ts); every lookup is scoped to the owner.
  */
-import { SheafError, type Placeholder, type TemplateDetail, type TemplateOutputSettings } from '@sheaf/shared';
+import { SheafError, normalizeDisplayName, normalizeFileName, type Placeholder, type TemplateDetail, type TemplateOutputSettings } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
 import { sha256Hex } from '../../crypto/secrets.ts';
 import { newId } from '../../ids.ts';
@@ -16,6 +16,7 @@ import {
   type PageSize, type TemplateRow,
 } from './repository.ts';
 import { accountFor, type Principal } from '../../access/index.ts';
+import type { Queryable } from '../../adapters/db/types.ts';
 
 /** Readers accept up to 1 KB of junk before the header; so does the engine. */
 const HEADER_SEARCH_BYTES = 1024 + 5;
@@ -82,21 +83,28 @@ export async function createTemplate(ctx: AppContext, principal: Principal, inpu
   const pdf = await preparePdf(input.bytes);
   const id = newId();
   const checksum = sha256Hex(pdf.bytes);
-  await ctx.blobs.put(blobLayout.template.pdf(id), pdf.bytes);
-  await insertTemplateRow(ctx.db, {
-    id,
-    ownerId,
-    name: input.name,
-    customName: input.customName ?? null,
-    checksum,
-    fileSize: pdf.bytes.length,
-    numPages: pdf.pages.length,
-    pages: pdf.pages,
-    isEncrypted: pdf.isEncrypted,
-    placeholders: input.placeholders ?? [],
-    headersRowNo: input.headersRowNo ?? 1,
-    output: storeOutput(ctx.config.encryptionKey, input.output ?? DEFAULT_OUTPUT),
-  });
+  try {
+    await ctx.blobs.put(blobLayout.template.pdf(id), pdf.bytes);
+    await insertTemplateRow(ctx.db, {
+      id,
+      ownerId,
+      // Names from an upload are normalised at the edge already; an import's come from its JSON.
+      name: normalizeFileName(input.name, 'template.pdf'),
+      customName: input.customName == null ? null : normalizeDisplayName(input.customName, 255) || null,
+      checksum,
+      fileSize: pdf.bytes.length,
+      numPages: pdf.pages.length,
+      pages: pdf.pages,
+      isEncrypted: pdf.isEncrypted,
+      placeholders: input.placeholders ?? [],
+      headersRowNo: input.headersRowNo ?? 1,
+      output: storeOutput(ctx.config.encryptionKey, input.output ?? DEFAULT_OUTPUT),
+    });
+  } catch (error) {
+    // A template that was not made leaves no folder behind.
+    await ctx.blobs.deletePrefix(blobLayout.template.folder(id)).catch(() => undefined);
+    throw error;
+  }
   await thumbnailFor(ctx, ownerId, id, checksum, pdf);
   return requireTemplate(ctx, ownerId, id);
 }
@@ -106,16 +114,27 @@ async function thumbnailFor(ctx: AppContext, ownerId: string, id: string, checks
   else if (!pdf.isEncrypted) scheduleThumbnail(ctx, ownerId, id, checksum, pdf.bytes);
 }
 
+/**
+ * Writes the template's new PDF and its row as one unit: the row is updated first inside the transaction
+ * and the file written before the commit, so a refused update leaves the stored file untouched and a
+ * failed write rolls the row back.
+ */
+async function switchFile(ctx: AppContext, id: string, bytes: Uint8Array, update: (tx: Queryable) => Promise<void>): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    await update(tx);
+    await ctx.blobs.put(blobLayout.template.pdf(id), bytes);
+  });
+}
+
 /** A new PDF for the template. Placeholders stay, even those on pages the new file no longer has. */
 export async function replaceFile(ctx: AppContext, principal: Principal, id: string, bytes: Uint8Array, name: string): Promise<TemplateDetail> {
   const ownerId = accountFor(principal, 'templates:write');
   await requireTemplate(ctx, ownerId, id);
   const pdf = await preparePdf(bytes);
   const checksum = sha256Hex(pdf.bytes);
-  await ctx.blobs.put(blobLayout.template.pdf(id), pdf.bytes);
-  await updateTemplateFile(ctx.db, ownerId, id, {
+  await switchFile(ctx, id, pdf.bytes, (tx) => updateTemplateFile(tx, ownerId, id, {
     name, checksum, fileSize: pdf.bytes.length, numPages: pdf.pages.length, pages: pdf.pages, isEncrypted: pdf.isEncrypted,
-  });
+  }));
   await ctx.blobs.delete(blobLayout.template.thumbnail(id)).catch(() => undefined);
   await thumbnailFor(ctx, ownerId, id, checksum, pdf);
   return getDetail(ctx, principal, id);
@@ -130,10 +149,9 @@ export async function decrypt(ctx: AppContext, principal: Principal, id: string,
   }
   const unlocked = await unlockPdf(await ctx.blobs.get(blobLayout.template.pdf(id)), password);
   const checksum = sha256Hex(unlocked.bytes);
-  await ctx.blobs.put(blobLayout.template.pdf(id), unlocked.bytes);
-  await updateTemplateFile(ctx.db, ownerId, id, {
+  await switchFile(ctx, id, unlocked.bytes, (tx) => updateTemplateFile(tx, ownerId, id, {
     checksum, fileSize: unlocked.bytes.length, numPages: unlocked.pages.length, pages: unlocked.pages, isEncrypted: false,
-  });
+  }));
   if (!unlocked.png) return { isEncrypted: false, thumbnailImage: null };
   await storeThumbnail(ctx, ownerId, id, checksum, unlocked.png);
   return { isEncrypted: false, thumbnailImage: `data:image/png;base64,${Buffer.from(unlocked.png).toString('base64')}` };
@@ -153,8 +171,10 @@ export async function updateTemplate(ctx: AppContext, principal: Principal, id: 
     await changeHeaderRow(ctx, ownerId, id, update.headersRowNo);
   }
   const key = ctx.config.encryptionKey;
+  const customName = update.customName === undefined ? undefined : normalizeDisplayName(update.customName, 255);
+  if (customName === '') throw new SheafError('generic/invalid-input', { detail: 'customName has no visible characters' });
   await updateTemplateFields(ctx.db, ownerId, id, {
-    customName: update.customName,
+    customName,
     headersRowNo: update.headersRowNo,
     output: update.output ? storeOutput(key, mergeOutput(readOutput(key, row.output), update.output)) : undefined,
   });

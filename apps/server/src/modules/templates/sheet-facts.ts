@@ -1,9 +1,8 @@
 /** The stored facts of a template's sheet, saved together with the template's header row. */
 import { ALL_OUTPUT_ROWS, SheafError, type ExcelMeta } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
-import { blobLayout } from '../../adapters/blobs/layout.ts';
 import {
-  findSpreadsheetRow, parseSheetCached, toExcelMeta, upsertSpreadsheetRow, type SheetData, type SpreadsheetFacts,
+  deleteSheetBlob, findSpreadsheetRow, parseSheetCached, readSheetBlob, toExcelMeta, upsertSpreadsheetRow, type SheetData, type SpreadsheetFacts,
 } from '../spreadsheets/index.ts';
 import { findTemplateRow, updateTemplateFields } from './repository.ts';
 
@@ -23,16 +22,19 @@ export function factsOf(sheet: SheetData, file: { name: string; size: number; ch
 /**
  * Saves the sheet's facts and the template's header row. A different file than the one attached (by
  * checksum) also resets the rows chosen for output to all rows: "rows 5-12" or "2, 7" of another sheet
- * would pick rows the user never chose.
+ * would pick rows the user never chose. The new file is already stored under its own key; once the row
+ * points at it, the previous file is removed (after the commit, so a failed switch keeps the old sheet whole).
  */
 export async function saveFacts(ctx: AppContext, ownerId: string, templateId: string, facts: SpreadsheetFacts): Promise<ExcelMeta> {
-  await ctx.db.transaction(async (tx) => {
+  const previousChecksum = await ctx.db.transaction(async (tx) => {
     const previous = await findSpreadsheetRow(tx, ownerId, templateId);
     await upsertSpreadsheetRow(tx, ownerId, templateId, facts);
     const template = previous && previous.checksum === facts.checksum ? undefined : await findTemplateRow(tx, ownerId, templateId);
     const output = template ? { ...template.output, rows: ALL_OUTPUT_ROWS } : undefined;
     await updateTemplateFields(tx, ownerId, templateId, { headersRowNo: facts.headersRowNo, output });
+    return previous?.checksum;
   });
+  if (previousChecksum !== undefined && previousChecksum !== facts.checksum) await deleteSheetBlob(ctx, templateId, previousChecksum);
   const row = await findSpreadsheetRow(ctx.db, ownerId, templateId);
   if (!row) throw new SheafError('template/not-found'); // deleted meanwhile
   return toExcelMeta(row);
@@ -42,6 +44,6 @@ export async function saveFacts(ctx: AppContext, ownerId: string, templateId: st
 export async function changeHeaderRow(ctx: AppContext, ownerId: string, templateId: string, headerRow: number): Promise<void> {
   const row = await findSpreadsheetRow(ctx.db, ownerId, templateId);
   if (!row) return;
-  const sheet = await parseSheetCached(row.checksum, headerRow, row.name, () => ctx.blobs.get(blobLayout.template.spreadsheet(templateId)));
+  const sheet = await parseSheetCached(row.checksum, headerRow, row.name, () => readSheetBlob(ctx, templateId, row.checksum));
   await saveFacts(ctx, ownerId, templateId, factsOf(sheet, { name: row.name, size: row.file_size, checksum: row.checksum }, headerRow));
 }

@@ -9,7 +9,7 @@ import type { AppContext } from '../../context.ts';
 import { sha256Hex } from '../../crypto/secrets.ts';
 import { blobLayout } from '../../adapters/blobs/layout.ts';
 import {
-  deleteSpreadsheetRow, findSpreadsheetRow, loadSheet, readSheetSafely, rememberSheet, toExcelMeta,
+  deleteSheetBlob, deleteSpreadsheetRow, findSpreadsheetRow, loadSheet, readSheetSafely, rememberSheet, sheetBlobKey, toExcelMeta,
 } from '../spreadsheets/index.ts';
 import { requireTemplate } from './service.ts';
 import { factsOf, saveFacts } from './sheet-facts.ts';
@@ -24,9 +24,22 @@ export async function uploadSpreadsheet(
   const sheet = await readSheetSafely(file.bytes, headersRowNo ?? 'auto', file.fileName);
   const headerRow = sheet.headerRowNumber;
   const checksum = sha256Hex(file.bytes);
-  await ctx.blobs.put(blobLayout.template.spreadsheet(templateId), file.bytes);
+  // The file goes under a key of its own first; the row switches to it in one transaction (saveFacts).
+  await ctx.blobs.put(blobLayout.template.spreadsheet(templateId, checksum), file.bytes);
   rememberSheet(checksum, headerRow, sheet);
-  return saveFacts(ctx, ownerId, templateId, factsOf(sheet, { name: file.fileName, size: file.bytes.length, checksum }, headerRow));
+  return switchSheet(ctx, ownerId, templateId, () =>
+    saveFacts(ctx, ownerId, templateId, factsOf(sheet, { name: file.fileName, size: file.bytes.length, checksum }, headerRow)), checksum);
+}
+
+/** Runs the row switch; when it fails, the file stored for it goes again unless a row describes it. */
+async function switchSheet(ctx: AppContext, ownerId: string, templateId: string, save: () => Promise<ExcelMeta>, checksum: string): Promise<ExcelMeta> {
+  try {
+    return await save();
+  } catch (error) {
+    const current = await findSpreadsheetRow(ctx.db, ownerId, templateId).catch(() => undefined);
+    if (current?.checksum !== checksum) await ctx.blobs.delete(blobLayout.template.spreadsheet(templateId, checksum)).catch(() => undefined);
+    throw error;
+  }
 }
 
 /** The metadata and every data row as the sheet displays it (null for an empty cell). */
@@ -52,11 +65,12 @@ export async function copySpreadsheet(ctx: AppContext, principal: Principal, tem
   await requireTemplate(ctx, ownerId, templateId);
   const source = await findSpreadsheetRow(ctx.db, ownerId, sourceTemplateId);
   if (!source) throw new SheafError('sheet/missing');
-  if (sourceTemplateId !== templateId) await ctx.blobs.copy(blobLayout.template.spreadsheet(sourceTemplateId), blobLayout.template.spreadsheet(templateId));
-  return saveFacts(ctx, ownerId, templateId, {
+  if (sourceTemplateId === templateId) return toExcelMeta(source);
+  await ctx.blobs.copy(await sheetBlobKey(ctx, sourceTemplateId, source.checksum), blobLayout.template.spreadsheet(templateId, source.checksum));
+  return switchSheet(ctx, ownerId, templateId, () => saveFacts(ctx, ownerId, templateId, {
     name: source.name, fileSize: source.file_size, checksum: source.checksum, headersRowNo: source.headers_row_no,
     headers: source.headers, totalRowCount: source.total_row_count, firstRow: source.first_row, lastRow: source.last_row,
-  });
+  }), source.checksum);
 }
 
 export async function deleteSpreadsheet(ctx: AppContext, principal: Principal, templateId: string): Promise<void> {
@@ -64,5 +78,6 @@ export async function deleteSpreadsheet(ctx: AppContext, principal: Principal, t
   await requireTemplate(ctx, ownerId, templateId);
   // A merge running on it refuses (merges module: sheet/merge-in-progress).
   await ctx.events.emit('sheet.deleting', { ownerId, templateId });
-  if (await deleteSpreadsheetRow(ctx.db, ownerId, templateId)) await ctx.blobs.delete(blobLayout.template.spreadsheet(templateId));
+  const row = await findSpreadsheetRow(ctx.db, ownerId, templateId);
+  if (row && (await deleteSpreadsheetRow(ctx.db, ownerId, templateId))) await deleteSheetBlob(ctx, templateId, row.checksum);
 }
