@@ -136,18 +136,8 @@ const externalPackages = {
   },
 };
 
-/** Builds into a new dist/<build>/ folder and makes it current. Returns the build's folder. */
-export async function buildServer({ quiet = false } = {}) {
-  const started = Date.now();
-  const sourcesMtime = newestSourceMtime(); // read before bundling: an edit during the build leaves it stale
-  const requireFromServer = createRequire(path.join(root, 'apps/server/package.json'));
-  const esbuild = await import(pathToFileURL(requireFromServer.resolve('esbuild')).href);
-  const name = `build-${started}-${process.pid}`;
-  const outDir = path.join(DIST_DIR, name);
-  const workers = findWorkerEntries();
-  const entryPoints = [{ in: path.join(root, 'apps/server/src/cli/main.ts'), out: 'sheaf' }];
-  for (const [file, out] of workers) entryPoints.push({ in: file, out });
-  await esbuild.build({
+function bundle(esbuild, entryPoints, outDir, workers, quiet) {
+  return esbuild.build({
     entryPoints,
     outdir: outDir,
     outExtension: { '.js': '.mjs' },
@@ -162,6 +152,26 @@ export async function buildServer({ quiet = false } = {}) {
     logLevel: quiet ? 'error' : 'warning',
     plugins: [externalPackages, sourceLocationPlugin(outDir, workers)],
   });
+}
+
+/** Builds into a new dist/<build>/ folder and makes it current. Returns the build's folder. */
+export async function buildServer({ quiet = false } = {}) {
+  const started = Date.now();
+  const sourcesMtime = newestSourceMtime(); // read before bundling: an edit during the build leaves it stale
+  const requireFromServer = createRequire(path.join(root, 'apps/server/package.json'));
+  const esbuildModule = await import(pathToFileURL(requireFromServer.resolve('esbuild')).href);
+  const esbuild = esbuildModule.default ?? esbuildModule;
+  const name = `build-${started}-${process.pid}`;
+  const outDir = path.join(DIST_DIR, name);
+  const workers = findWorkerEntries();
+  const entryPoints = [{ in: path.join(root, 'apps/server/src/cli/main.ts'), out: 'sheaf' }];
+  for (const [file, out] of workers) entryPoints.push({ in: file, out });
+  try {
+    await bundle(esbuild, entryPoints, outDir, workers, quiet);
+  } finally {
+    // esbuild's service is a child process: left running, it would sit in `sheaf serve`'s memory for good.
+    await esbuild.stop();
+  }
   const current = { dir: name, sourcesMtime, builtAt: new Date().toISOString(), workers: [...workers.values()] };
   const temporary = `${CURRENT}.${process.pid}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(current, null, 2)}\n`);

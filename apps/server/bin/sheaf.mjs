@@ -8,7 +8,8 @@ import { ensureServerBuild } from '../../../scripts/build-server.mjs';
 
 // Stack traces name the .ts sources (the build writes linked source maps).
 process.setSourceMapsEnabled(true);
-const entry = await ensureServerBuild();
+// Said on a terminal only: scripts and tests read stderr for the command's own messages.
+const entry = await ensureServerBuild({ quiet: !process.stderr.isTTY });
 if (process.env.SHEAF_DEBUG_ENTRY) process.stderr.write(`sheaf: running ${entry}\n`);
 const { main } = await import(pathToFileURL(entry).href);
 process.exitCode = await main(process.argv);

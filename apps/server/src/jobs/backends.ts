@@ -1,8 +1,7 @@
 /** The job back end the configuration asks for: BullMQ on Redis when REDIS_URL is set, else the table. */
 import type { Db } from '../adapters/db/types.ts';
-import { createBullQueue, type BullQueueOptions } from './bullmq-runner.ts';
+import type { BullQueueOptions } from './bullmq-runner.ts';
 import type { JobLog } from './execute.ts';
-import { openRedis } from './redis.ts';
 import { createJobQueue, type JobQueueOptions } from './runner.ts';
 import type { JobBackend } from './system.ts';
 
@@ -17,6 +16,8 @@ export function databaseBackend(db: Db, log: JobLog, options: JobQueueOptions = 
 
 /** Connects and checks Redis (refuses one that would evict jobs); throws with a clear message. */
 export async function redisBackend(url: string, db: Db, log: JobLog, options: BullQueueOptions = {}): Promise<JobBackend> {
+  // BullMQ and ioredis load only when REDIS_URL asks for them (some 30 MB the embedded default never needs).
+  const [{ openRedis }, { createBullQueue }] = await Promise.all([import('./redis.ts'), import('./bullmq-runner.ts')]);
   const redis = await openRedis(url, log);
   return {
     name: 'redis',

@@ -7,7 +7,6 @@
 import { SMTPServer } from 'smtp-server';
 import type { AppContext } from '../../context.ts';
 import { messageIdOfReturnPath, recordDeliveryReport } from './bounces.ts';
-import { readDeliveryReport } from './dsn.ts';
 import { findMessageById } from './message-repository.ts';
 import { findMailing } from './mailing-repository.ts';
 import { findSenderRow } from './sender-delivery.ts';
@@ -67,6 +66,8 @@ export function createInboundServer(ctx: AppContext): SMTPServer {
         if ((stream as unknown as { sizeExceeded?: boolean }).sizeExceeded) return callback(smtpError('Message too large', 552));
         const raw = Buffer.concat(chunks);
         void (async () => {
+          // mailparser loads with the first report received, not with every server start.
+          const { readDeliveryReport } = await import('./dsn.ts');
           const report = await readDeliveryReport(raw);
           if (report) {
             for (const recipient of session.envelope.rcptTo) {

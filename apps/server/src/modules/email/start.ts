@@ -3,7 +3,7 @@
  * process runs jobs) and the bounce listener; mailings a previous process left behind are resumed.
  */
 import type { AppContext } from '../../context.ts';
-import { startInboundListener, type InboundListener } from './inbound.ts';
+import type { InboundListener } from './inbound.ts';
 import { enqueueMailingRun, mailingJob } from './mail-queue.ts';
 import { runMailingJob } from './mailing-job.ts';
 import { findStrandedMailings, nextRound } from './mailing-repository.ts';
@@ -20,7 +20,8 @@ export async function startEmail(ctx: AppContext): Promise<EmailService> {
   ctx.jobs.register(mailingJob, (payload, job) => runMailingJob(ctx, payload, job));
   await resumeStranded(ctx);
   ctx.jobs.wake();
-  const inbound: InboundListener | undefined = await startInboundListener(ctx);
+  // The SMTP server module loads only when the bounce listener is on (INBOUND_SMTP_PORT not off).
+  const inbound: InboundListener | undefined = ctx.config.INBOUND_SMTP_PORT === null ? undefined : await (await import('./inbound.ts')).startInboundListener(ctx);
   const service: EmailService = {
     inboundPort: inbound?.port,
     async close() {
