@@ -54,19 +54,27 @@ export async function prepareMerge(input: MergeInput): Promise<PreparedMerge> {
   const plan = await buildPlan(input);
   const issues: RowIssue[] = [];
   const rowCount = plan.groups.reduce((sum, group) => sum + group.length, 0);
+  // Partitioned calls (several per merge in one process) name every document once, not once per call.
+  let names: string[] | undefined;
   return {
     documentCount: plan.groups.length,
     rowCount,
     isCombined: plan.options.isCombinedOutput,
     issues,
-    documents: (partition) => separateDocuments(plan, issues, partition),
+    documents: (partition) => separateDocuments(plan, issues, partition, partition ? (names ??= allNames(plan)) : undefined),
     combined: () => combinedDocument(plan, issues),
   };
 }
 
-function* separateDocuments(plan: MergePlan, issues: RowIssue[], partition?: Partition): Generator<OutputDocument> {
-  const single = new SeparateDocumentWriter(plan);
+/** Every document's file name, in order (names depend on the names before them: they are unique). */
+function allNames(plan: MergePlan): string[] {
   const fileName = plan.newFileNamer();
+  return plan.groups.map((group) => fileName(group[0]!));
+}
+
+function* separateDocuments(plan: MergePlan, issues: RowIssue[], partition?: Partition, names?: readonly string[]): Generator<OutputDocument> {
+  const single = new SeparateDocumentWriter(plan);
+  const fileName = names ? undefined : plan.newFileNamer();
   // Encrypted documents are rewritten whole; the template is read for that once, not per row.
   let encryptor: ReturnType<typeof createTemplateEncryptor> | undefined;
   const grouped = plan.groups.some((group) => group.length > 1) ? new CombinedWriter(plan) : undefined;
@@ -74,7 +82,7 @@ function* separateDocuments(plan: MergePlan, issues: RowIssue[], partition?: Par
     const group = plan.groups[index]!;
     const first = group[0]!;
     // Every group is named, in order, in every worker, so names come out the same and unique.
-    const name = fileName(first);
+    const name = names ? names[index]! : fileName!(first);
     const mine = !partition || Math.floor(index / partition.batchSize) % partition.count === partition.index;
     if (!mine) continue;
     const problems = rowProblems(plan, group);

@@ -53,7 +53,12 @@ export async function assembleMerge(ctx: AppContext, merge: MergeRow, signal: Ab
     signal.throwIfAborted();
 
     const documents = manifests.reduce((sum, manifest) => sum + manifest.entries.length, 0);
-    const issues = ranges.flatMap((range) => range.issues);
+    // Ranges made in one process share their prepared merge and report its issues together: once each, by row.
+    const seen = new Set<string>();
+    const issues = ranges.flatMap((range) => range.issues).filter((issue) => {
+      const key = JSON.stringify([issue.rowNumber, issue.code, issue.message]);
+      return seen.has(key) ? false : (seen.add(key), true);
+    }).sort((a, b) => a.rowNumber - b.rowNumber);
     const afterCommit = new AfterCommit();
     const completed = await ctx.db.transaction(async (tx) => {
       const ok = await markCompleted(tx, ownerId, mergeId, { fileName, fileSize: size, documents, issues });

@@ -13,6 +13,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { formatErrorMessage, isSheafError } from '@sheaf/shared';
+import type { PreparedMerge } from '@sheaf/engine';
 import type { AppContext } from '../../context.ts';
 import type { JobContext } from '../../jobs/types.ts';
 import { isShutdown } from '../../jobs/runner.ts';
@@ -22,7 +23,7 @@ import { throttled, untilAborted } from '../../merge-output/streams.ts';
 import { assembleMerge } from './assemble.ts';
 import { MERGE_RANGE_MAX_ATTEMPTS, mergeRangeJob, rangeJobId, rangeSize, type MergeRangePayload } from './range-kind.ts';
 import { finishRange, listRanges, updateRangeProgress } from './range-repository.ts';
-import { findMerge, markEnded, type MergeRow } from './repository.ts';
+import { ACTIVE_STATUSES, findMerge, markEnded, type MergeRow } from './repository.ts';
 import { loadMergeInput } from './run-merge.ts';
 
 const PROGRESS_INTERVAL_MS = 250;
@@ -68,8 +69,12 @@ export async function runMergeRange(ctx: AppContext, payload: MergeRangePayload,
   } catch (error) {
     if (isShutdown(job.signal)) throw error; // handed back to the queue: a restart makes it again
     if (signal.aborted) {
-      // Cancelled: the merge is ended by whoever cancelled it; this range's part goes.
-      await dropPart();
+      // Cancelled, or the merge failed elsewhere: whoever ended it cleared its folder, but this range may
+      // have written since (its part; the ZIP, if it was assembling). A merge that did end has no files.
+      // A merge still generating (only this job was stopped, e.g. its lease was lost to another run of
+      // it) keeps the part: that other run may have written it already, and assembly clears the parts.
+      const now = await findMerge(ctx.db, ownerId, mergeId);
+      if (!now || !(ACTIVE_STATUSES.includes(now.status) || now.status === 'completed')) await ctx.blobs.deletePrefix(blobLayout.merge.folder(mergeId));
       return;
     }
     const failed = isSheafError(error)
@@ -89,11 +94,32 @@ interface MadePart {
   issues: MergeRow['issues'];
 }
 
+/**
+ * The prepared merge, shared by the ranges of one merge this process makes (at most a few merges
+ * kept): preparing reads the template, the sheet and the fonts and plans every row, and the names of
+ * all documents are made once, so a range costs its own documents and not the whole merge's again.
+ */
+const preparedByMerge = new Map<string, Promise<PreparedMerge>>();
+const PREPARED_KEPT = 2;
+
+function preparedMerge(ctx: AppContext, merge: MergeRow): Promise<PreparedMerge> {
+  const key = `${merge.id}:${merge.started_at ? new Date(merge.started_at).getTime() : ''}`;
+  let entry = preparedByMerge.get(key);
+  if (!entry) {
+    entry = (async () => {
+      const { prepareMerge } = await import('@sheaf/engine');
+      return prepareMerge((await loadMergeInput(ctx, merge)).input);
+    })();
+    entry.catch(() => preparedByMerge.delete(key)); // a failure is not kept: the next try prepares again
+    preparedByMerge.set(key, entry);
+    while (preparedByMerge.size > PREPARED_KEPT) preparedByMerge.delete(preparedByMerge.keys().next().value!);
+  }
+  return entry;
+}
+
 /** Makes the range's documents into its part and stores the part and its manifest. */
 async function makePart(ctx: AppContext, merge: MergeRow, range: MergeRangePayload, tmpFile: string, signal: AbortSignal, stop: () => void): Promise<MadePart> {
-  const { prepareMerge } = await import('@sheaf/engine');
-  const { input } = await loadMergeInput(ctx, merge);
-  const prepared = await prepareMerge(input);
+  const prepared = await preparedMerge(ctx, merge);
   signal.throwIfAborted();
   // The ranges were cut from the merge's count of documents: the engine must see the same documents.
   if (range.last >= prepared.documentCount || (range.index === range.ranges - 1 && range.last !== prepared.documentCount - 1)) {
@@ -108,5 +134,6 @@ async function makePart(ctx: AppContext, merge: MergeRow, range: MergeRangePaylo
   signal.throwIfAborted();
   await ctx.blobs.put(blobLayout.merge.part(merge.id, range.index), createReadStream(tmpFile));
   await ctx.blobs.put(blobLayout.merge.partManifest(merge.id, range.index), Buffer.from(JSON.stringify(manifest)));
-  return { documents: manifest.entries.length, issues: prepared.issues };
+  // The prepared merge is shared: its issues are every range's made here (assembly keeps each once).
+  return { documents: manifest.entries.length, issues: [...prepared.issues] };
 }
