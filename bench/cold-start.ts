@@ -134,7 +134,7 @@ async function serveStart(dataDir: string, start: 'first start' | 'restart'): Pr
     await new Promise((resolve) => setTimeout(resolve, REST_MS));
     const restMb = Math.round(processTreeRss(server.pid!) / 1024 / 1024);
     return {
-      workload: 'cold-start',
+      workload: 'serve-start', // no baseline: a ratio to the merge script would mean nothing
       tool: `sheaf serve, ${start}`,
       units: 1,
       unitName: 'starts',

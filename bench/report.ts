@@ -7,10 +7,10 @@ import path from 'node:path';
 import type { BenchResult } from './types.ts';
 
 /** The tool each workload is compared against (ratio 1.00). */
-export const BASELINES: Readonly<Record<string, string>> = { 'per-row': 'pdf-lib', combined: 'pdf-lib', 'sheet-read': 'exceljs', send: 'nodemailer pool (8)' };
+export const BASELINES: Readonly<Record<string, string>> = { 'per-row': 'pdf-lib', combined: 'pdf-lib', 'sheet-read': 'exceljs', send: 'nodemailer pool (8)', 'cold-start': 'pdf-lib script, one row' };
 
 const MB = 1024 * 1024;
-const WORKLOAD_ORDER = ['per-row', 'combined', 'sheet-read', 'send'];
+const WORKLOAD_ORDER = ['per-row', 'combined', 'sheet-read', 'send', 'cold-start', 'serve-start'];
 const workloadRank = (workload: string) => (WORKLOAD_ORDER.includes(workload) ? WORKLOAD_ORDER.indexOf(workload) : WORKLOAD_ORDER.length);
 
 export interface RatedResult extends BenchResult {

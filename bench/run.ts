@@ -4,7 +4,7 @@
  *
  * Flags: --rows N (per-row documents, default 1,000), --full (100,000 rows combined and sheet-read),
  * --combined-rows N, --sheet-rows N, --disk-mb N (default 256), --send-rows N (default 2,000),
- * --only per-row,combined,sheet-read,disk-write,send
+ * --only per-row,combined,sheet-read,disk-write,send,cold-start
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdir, readdir, rm } from 'node:fs/promises';
@@ -18,7 +18,7 @@ import { sheafCandidates } from './sheaf.ts';
 import type { BenchCandidate, BenchResult, PdfWorkload } from './types.ts';
 
 const CHILD_TIMEOUT_MS = 15 * 60 * 1000;
-const WORKLOADS = ['disk-write', 'per-row', 'combined', 'sheet-read', 'send'] as const;
+const WORKLOADS = ['disk-write', 'per-row', 'combined', 'sheet-read', 'send', 'cold-start'] as const;
 
 function parseOptions(argv: string[]) {
   const { values } = parseArgs({
@@ -139,6 +139,16 @@ async function main(): Promise<void> {
       for (const result of await benchSend(options.sendRows)) record(result);
     } catch (error) {
       record({ workload: 'send', tool: 'send.ts', units: 0, unitName: '', seconds: 0, peakRssMb: 0, note: `failed: ${(error as Error).message}` });
+    }
+  }
+
+  if (options.only.has('cold-start')) {
+    try {
+      // Start-up as a user meets it: the compiled `sheaf` (bin/sheaf.mjs) from outside, beside a plain pdf-lib script.
+      const { benchColdStart } = await import('./cold-start.ts');
+      for (const result of await benchColdStart()) record(result);
+    } catch (error) {
+      record({ workload: 'cold-start', tool: 'cold-start.ts', units: 0, unitName: '', seconds: 0, peakRssMb: 0, note: `failed: ${(error as Error).message}` });
     }
   }
 

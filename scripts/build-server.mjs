@@ -78,6 +78,9 @@ export function serverBuildIsStale() {
  */
 const WORKER_URL = /new URL\(\s*(['"])(\.{1,2}\/[^'"]+\.ts)\1\s*,\s*import\.meta\.url\s*\)/g;
 
+/** Comments may show the pattern as an example: only code counts. */
+const withoutComments = (code) => code.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1');
+
 function findWorkerEntries() {
   const entries = new Map(); // absolute .ts path -> output name
   const names = new Map();
@@ -86,7 +89,7 @@ function findWorkerEntries() {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
       else if (full.endsWith('.ts') && !full.endsWith('.test.ts')) {
-        for (const match of readFileSync(full, 'utf8').matchAll(WORKER_URL)) {
+        for (const match of withoutComments(readFileSync(full, 'utf8')).matchAll(WORKER_URL)) {
           const target = path.resolve(path.dirname(full), match[2]);
           const name = path.basename(target, '.ts');
           if (names.has(name) && names.get(name) !== target) throw new Error(`two worker entries named ${name}: ${names.get(name)} and ${target}`);

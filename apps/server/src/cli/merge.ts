@@ -65,10 +65,7 @@ function positiveInteger(value: string): number {
 
 async function runMerge(templatePath: string, dataPath: string, flags: MergeFlags): Promise<number> {
   // The engine (pdf-lib, fontkit, SheetJS) takes a second to load: only when a merge runs, not for --help.
-  const { decryptPdf, inspectEncryption, prepareMerge, readSheet } = await import('@sheaf/engine');
   const { checkTemplateSafely, loadBundledFallbackFonts, mergeDocumentsInParallel, useNativeCrypto } = await import('@sheaf/engine/node');
-  const { writeCombined, writeZip } = await import('../merge-output/outputs.ts');
-  useNativeCrypto();
   const extension = path.extname(flags.out).toLowerCase();
   if (flags.combined && extension !== '.pdf') throw new SheafError('generic/invalid-input', { detail: '--out must end in .pdf with --combined' });
   if (!flags.combined && extension !== '.zip') throw new SheafError('generic/invalid-input', { detail: '--out must end in .zip (one PDF per row), or use --combined with a .pdf' });
@@ -85,8 +82,16 @@ async function runMerge(templatePath: string, dataPath: string, flags: MergeFlag
   ]);
   const placeholders = parsePlaceholders(placeholderText, flags.placeholders);
   // Untrusted bytes are read first in a worker with a deadline and a memory cap (it also asks for a
-  // missing template password and refuses wrong types).
-  await checkTemplateSafely({ bytes: templateBytes, password: flags.templatePassword, repair: Boolean(flags.repair) });
+  // missing template password and refuses wrong types). Started before the rest of the engine loads
+  // here, so the worker thread loads its own copy at the same time, on another core.
+  const checked = checkTemplateSafely({ bytes: templateBytes, password: flags.templatePassword, repair: Boolean(flags.repair) });
+  checked.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+  const [{ decryptPdf, inspectEncryption, prepareMerge, readSheet }, { writeCombined, writeZip }] = await Promise.all([
+    import('@sheaf/engine'),
+    import('../merge-output/outputs.ts'),
+  ]);
+  useNativeCrypto();
+  await checked;
   const encryption = inspectEncryption(templateBytes);
   const template = encryption ? decryptPdf(templateBytes, flags.templatePassword ?? '') : templateBytes;
   const sheet = readSheet(dataBytes, { headerRow: flags.headerRow, fileName: path.basename(dataPath) });

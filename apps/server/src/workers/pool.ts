@@ -1,8 +1,12 @@
 /**
  * Runs tasks on untrusted bytes in worker threads with a deadline and a heap cap, so a hostile PDF or
  * spreadsheet ends in a catalogue error instead of blocking or exhausting the server. Workers are
- * kept and reused (starting one costs a second: TypeScript and the engine load again); a worker that
- * overran its deadline or its heap is terminated and replaced by a fresh one.
+ * kept and reused (starting one loads the engine again); a worker that overran its deadline or its
+ * heap is terminated and replaced by a fresh one.
+ *
+ * Entries are given as `new URL('./x-worker.ts', import.meta.url)`: from the sources (tsx: tests,
+ * development) that is the .ts file and the worker registers tsx; in the compiled server the build
+ * (scripts/build-server.mjs) rewrites it to the bundled x-worker.mjs, which starts as plain JavaScript.
  */
 import { Worker, parentPort } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
@@ -121,7 +125,7 @@ export function serveTasks<In, Out>(task: (input: In) => Promise<Out>, fallbackC
   });
 }
 
-/** The server runs its TypeScript sources through tsx; a worker has to register it again. */
+/** Sources only (tests, development): the worker registers tsx again. The compiled server never gets here. */
 function tsBootstrap(entry: URL): string {
   const tsxApi = import.meta.resolve('tsx/esm/api');
   return `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`;

@@ -43,7 +43,11 @@ function runWorker<T>(entry: URL, data: unknown, limits: GuardLimits): Promise<T
   });
 }
 
-/** Runs a TypeScript worker module through tsx, as the command that started us runs. */
+/**
+ * Runs a TypeScript worker module through tsx, as the sources that started us run (tests, development).
+ * The compiled server never needs it: its build rewrites `new URL('./x.ts', import.meta.url)` to the
+ * bundled x.mjs (scripts/build-server.mjs), which a Worker starts directly.
+ */
 export function tsBootstrap(entry: URL): string {
   const tsxApi = import.meta.resolve('tsx/esm/api');
   return `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`;

@@ -88,7 +88,7 @@ function startWorker(request: WorkerRequest) {
   };
 }
 
-/** Workers run the engine's TypeScript sources through tsx, like the command that started them. */
+/** From the sources (.ts) a worker runs through tsx; from the compiled build (.mjs, see scripts/build-server.mjs) directly. */
 function workerFor(entry: URL, request: WorkerRequest): Worker {
   if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { workerData: request });
   return new Worker(tsBootstrap(entry), { eval: true, workerData: request });
