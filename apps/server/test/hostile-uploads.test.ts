@@ -152,6 +152,23 @@ forEachDatabase((database: TestDatabase) => {
       expect(sheet).toMatchObject({ excelName: 'old.csv', headers: ['Old'], excelSheet: [['kept']] });
     });
 
+    it('keeps the template\'s PDF when its row cannot take the replacement', async () => {
+      const original = await makePdf({ pages: 1, title: 'ORIGINAL' });
+      const created = await upload('/templates', 'Letter.pdf', original);
+      const id = (created.json as TemplateDetail).id;
+      const restore = await failEvery(server, 'templates', 'UPDATE');
+      try {
+        const replaced = await server.inject('PUT', `/templates/${id}/file`, { token, file: { name: 'New.pdf', bytes: await makePdf({ pages: 3 }), type: FILE_TYPE } });
+        expect(replaced.status).toBe(500);
+      } finally {
+        await restore();
+      }
+      const detail = (await server.inject('GET', `/templates/${id}`, { token })).json as TemplateDetail;
+      expect(detail).toMatchObject({ name: 'Letter.pdf', numPages: 1 });
+      const download = await server.inject('GET', `/templates/${id}/download`, { token });
+      expect(Buffer.from(download.body).equals(Buffer.from(original))).toBe(true);
+    });
+
     it('refuses an image whose header claims more pixels than the budget, quickly and before decoding it', async () => {
       const id = await newTemplate();
       const started = performance.now();

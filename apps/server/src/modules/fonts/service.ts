@@ -1,7 +1,7 @@
 /** A user's custom fonts: the editor draws with them, merges embed them. */
-import { SheafError } from '@sheaf/shared';
+import { SheafError, normalizeFileName } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
-import { blobLayout, safeFileName } from '../../adapters/blobs/layout.ts';
+import { blobLayout } from '../../adapters/blobs/layout.ts';
 
 import { checkFont } from './font-check.ts';
 import { deleteFontRow, findFontRow, listFontRows, upsertFontRow } from './repository.ts';
@@ -15,7 +15,7 @@ export async function listFonts(ctx: AppContext, principal: Principal) {
 
 export async function uploadFont(ctx: AppContext, principal: Principal, file: { fileName: string; bytes: Uint8Array }) {
   const ownerId = accountFor(principal, 'templates:write');
-  const fileName = safeFileName(file.fileName);
+  const fileName = normalizeFileName(file.fileName, 'font');
   const { name } = checkFont(fileName, file.bytes);
   await ctx.blobs.put(blobLayout.font.file(ownerId, name), file.bytes);
   await upsertFontRow(ctx.db, ownerId, { name, file_name: fileName, size: file.bytes.length });

@@ -1,7 +1,7 @@
 /** Images supplied with a template, which image placeholders name (the cell holds the file name). */
-import { MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, SheafError } from '@sheaf/shared';
+import { MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, SheafError, normalizeFileName } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
-import { blobLayout, safeFileName } from '../../adapters/blobs/layout.ts';
+import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { deleteImageRow, listImageRows, upsertImageRow, type ImageRow } from './repository.ts';
 import { requireTemplate } from './service.ts';
 import { jpegSize, pngSize } from './image-size.ts';
@@ -21,7 +21,8 @@ export function checkImage(fileName: string, bytes: Uint8Array): string {
   if (bytes.length > MAX_IMAGE_BYTES) throw new SheafError('image/too-large', { maxMb: MAX_IMAGE_BYTES / 1_048_576 });
   const isPng = startsWith(bytes, PNG_SIGNATURE);
   if (!isPng && !startsWith(bytes, JPEG_SIGNATURE)) throw new SheafError('image/wrong-type');
-  const name = safeFileName(fileName);
+  // Uploads arrive cleaned; an import's names come from its JSON.
+  const name = normalizeFileName(fileName, 'image');
   const size = isPng ? pngSize(bytes) : jpegSize(bytes);
   if (!size || size.width === 0 || size.height === 0) throw new SheafError('image/corrupt', { name });
   if (size.width * size.height > MAX_IMAGE_PIXELS) {
