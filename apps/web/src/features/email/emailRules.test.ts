@@ -86,6 +86,8 @@ describe('static attachment checks', () => {
     expect(attachmentProblem([{ name: 'terms & conditions.pdf', size: 10 }], [])).toEqual({ code: 'email/attachment-name', params: { name: 'terms & conditions.pdf' } });
     expect(attachmentProblem([{ name: 'a/b.pdf', size: 10 }], [])?.code).toBe('email/attachment-name');
     expect(attachmentProblem([{ name: 'Geschäftsbedingungen (2026)_v2-final.pdf', size: 10 }], [])).toBeNull();
+    expect(attachmentProblem([{ name: 'notes.txt', size: 0 }], [])).toEqual({ code: 'email/attachment-empty', params: { name: 'notes.txt', extension: 'txt' } });
+    expect(attachmentProblem([{ name: 'Setup.EXE', size: 10 }], [])).toEqual({ code: 'email/attachment-blocked-type', params: { name: 'Setup.EXE', extension: 'exe' } });
   });
 
   it('keeps all attachments within 5 MB together', () => {

@@ -3,7 +3,7 @@
  * each problem is a catalogue code with its parameters, shown under the field it concerns.
  */
 import {
-  firstUnknownTag, hasColumn, htmlColumnTags, isMessageEmpty, isValidAttachmentName, isValidReplyTo, MAX_ATTACHMENTS_TOTAL_BYTES,
+  attachmentRefusal, fileExtension, firstUnknownTag, hasColumn, htmlColumnTags, isMessageEmpty, isValidAttachmentName, isValidReplyTo, MAX_ATTACHMENTS_TOTAL_BYTES,
   MAX_FROM_NAME_LENGTH, replyToColumn, type ErrorCode, type ErrorParams, type RecipientsCheck, type Sender, type TemplateEmailSettings,
 } from '@sheaf/shared';
 
@@ -80,7 +80,8 @@ export const hasProblems = (problems: EmailProblems): boolean => Object.keys(pro
 
 /**
  * Files picked for upload, checked before any byte leaves (docs/email.md#static-attachments):
- * no special characters in names, the total (with those already attached) within the limit.
+ * no special characters in names, nothing empty or of a type mail servers refuse, the total (with
+ * those already attached) within the limit.
  * Returns the first problem, or null.
  */
 export function attachmentProblem(
@@ -90,6 +91,11 @@ export function attachmentProblem(
 ): FieldProblem | null {
   const bad = files.find((file) => !isValidAttachmentName(file.name));
   if (bad) return { code: 'email/attachment-name', params: { name: bad.name } };
+  // Empty files and types mail servers refuse (the server also looks at the first bytes).
+  for (const file of files) {
+    const refusal = attachmentRefusal(file.name, { length: file.size });
+    if (refusal) return { code: refusal, params: { name: file.name, extension: fileExtension(file.name) } };
+  }
   // A file with the name of an attached one replaces it on the server.
   const replaced = new Set(files.map((file) => file.name));
   const total = [...attached.filter((file) => !replaced.has(file.name)), ...files].reduce((sum, file) => sum + file.size, 0);
