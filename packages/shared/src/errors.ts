@@ -64,6 +64,7 @@ export const ERROR_MESSAGES = {
   'template/page-out-of-range': 'Placeholder "{name}" is on page {page}, but the template has {pages} pages.',
   'template/timeout': 'The template took too long to read. It may be damaged; try the repair option.',
   'template/too-complex': 'The template needs more memory to read than is allowed. It may be damaged.',
+  'template/too-large-when-unpacked': 'This PDF unpacks to more than {maxMb} MB, far more than its size suggests. It may be damaged or deliberately inflated; save it again from the program that made it, or print it to a new PDF.',
 
   // Spreadsheets
   'sheet/empty-file': 'The file is empty.',

@@ -4,7 +4,8 @@
  * dictionary and a small content stream that draws the form and the row's values. Streamed: chunks
  * are yielded as they are made, so memory stays flat however many rows there are.
  */
-import { PDFArray, PDFDict, PDFName, PDFRef, decodePDFRawStream, PDFRawStream, type PDFObject } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFName, PDFRef, PDFRawStream, type PDFObject } from 'pdf-lib';
+import { decodeStreamWithin } from '../pdf/decode.ts';
 import { zlibSync } from 'fflate';
 import { ascii, concatBytes } from '../pdf/bytes.ts';
 import { classicXrefSection, serializeObject, serializeSection, xrefStreamSection, type XrefPlacement } from '../pdf/writer.ts';
@@ -190,7 +191,7 @@ function pageForm(plan: MergePlan, page: TemplatePage): PDFRawStream {
   for (const ref of page.contents) {
     const stream = context.lookup(ref);
     if (!(stream instanceof PDFRawStream)) continue;
-    parts.push(decodePDFRawStream(stream).decode(), ascii('\n'));
+    parts.push(decodeStreamWithin(stream, plan.template.budget), ascii('\n'));
   }
   const content = zlibSync(concatBytes(parts), { level: 6 });
   return context.stream(content, {

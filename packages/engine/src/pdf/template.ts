@@ -3,12 +3,13 @@
  * contents, and settles the bytes every output is appended to (the original when its xref chain is
  * sound, a clean rewrite when the user asked for repair).
  */
-import { PDFArray, PDFDict, PDFDocument, PDFInvalidObject, PDFName, PDFNumber, PDFRawStream, PDFRef, PDFStream, decodePDFRawStream } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFInvalidObject, PDFName, PDFNumber, PDFRawStream, PDFRef, PDFStream } from 'pdf-lib';
 import { MAX_UPLOAD_BYTES, SheafError } from '@sheaf/shared';
 import { indexOf } from './bytes.ts';
 import { normaliseRect, pageGeometry, type PageGeometry, type Rect } from './geometry.ts';
 import { readXrefChain, type XrefChain } from './xref.ts';
 import { contentSyntaxError } from './contentCheck.ts';
+import { decodeBudget, decodeStreamWithin, type DecodeBudget } from './decode.ts';
 
 export interface TemplatePage extends PageGeometry {
   index: number;
@@ -28,6 +29,8 @@ export interface Template {
   pages: TemplatePage[];
   /** True when the base is a rewrite of a damaged original. */
   repaired: boolean;
+  /** What decoding this template's streams may still cost (a merge decodes each page's content once). */
+  budget: DecodeBudget;
 }
 
 export interface LoadTemplateOptions {
@@ -40,7 +43,7 @@ export async function loadTemplate(bytes: Uint8Array, options: LoadTemplateOptio
   const original = await parse(bytes);
   const reading = readXrefChain(bytes);
   // Outputs reuse the original bytes, so every flaw in them would reach every output.
-  const damage = reading.sound ? findDamage(original) : reading.reason;
+  const damage = reading.sound ? findDamage(original, decodeBudget(bytes.length)) : reading.reason;
   if (damage === undefined && reading.sound) return describeOrRefuse(original, bytes, reading.chain, false);
   if (!options.repair) throw new SheafError('template/damaged', { detail: damage! });
   // pdf-lib reads objects front to back, so it recovers what a broken xref hides; its rewrite is sound
@@ -54,13 +57,13 @@ export async function loadTemplate(bytes: Uint8Array, options: LoadTemplateOptio
   }
   const again = readXrefChain(rewritten);
   const repaired = await parse(rewritten);
-  const left = again.sound ? findDamage(repaired) : again.reason;
+  const left = again.sound ? findDamage(repaired, decodeBudget(bytes.length)) : again.reason;
   if (left !== undefined || !again.sound) throw new SheafError('template/corrupt', { detail: left ?? 'unreadable' });
   return describeOrRefuse(repaired, rewritten, again.chain, true);
 }
 
 /** Objects pdf-lib could not read, or page contents that do not decode: the file is damaged. */
-function findDamage(doc: PDFDocument): string | undefined {
+function findDamage(doc: PDFDocument, budget: DecodeBudget): string | undefined {
   for (const [ref, object] of doc.context.enumerateIndirectObjects()) {
     if (object instanceof PDFInvalidObject) return `object ${ref.objectNumber} cannot be read`;
   }
@@ -75,11 +78,12 @@ function findDamage(doc: PDFDocument): string | undefined {
       for (const ref of contentRefs(doc, page.node)) {
         const stream = doc.context.lookup(ref);
         if (!(stream instanceof PDFRawStream)) continue;
-        const syntax = contentSyntaxError(decodePDFRawStream(stream).decode());
+        const syntax = contentSyntaxError(decodeStreamWithin(stream, budget));
         if (syntax) return `a page's content is damaged (${syntax})`;
       }
     }
   } catch (error) {
+    if (error instanceof SheafError) throw error;
     return `a page's content cannot be decoded (${error instanceof Error ? error.message : String(error)})`;
   }
   return undefined;
@@ -146,7 +150,7 @@ function describe(doc: PDFDocument, base: Uint8Array, chain: XrefChain, repaired
       ...pageGeometry(mediaBox, cropBox, rotate),
     };
   });
-  return { doc, base, chain, pages, repaired };
+  return { doc, base, chain, pages, repaired, budget: decodeBudget(base.length) };
 }
 
 function rectOf(array: PDFArray | undefined): Rect | undefined {

@@ -4,7 +4,8 @@
  * forgives broken xref tables; an appended update, though, makes readers follow our /Prev into the
  * original chain, so that chain must be sound or the output would be broken.
  */
-import { PDFContext, PDFDict, PDFName, PDFNumber, PDFObjectParser, PDFRawStream, PDFArray, decodePDFRawStream, type PDFObject } from 'pdf-lib';
+import { PDFContext, PDFDict, PDFName, PDFNumber, PDFObjectParser, PDFRawStream, PDFArray, type PDFObject } from 'pdf-lib';
+import { decodeBudget, decodeStreamWithin } from './decode.ts';
 import { indexOf, lastIndexOf, latin1 } from './bytes.ts';
 
 export interface XrefEntry {
@@ -153,7 +154,7 @@ function readStream(bytes: Uint8Array, offset: number, context: PDFContext, entr
   const ranges = index instanceof PDFArray ? index.asArray().map((n) => (n as PDFNumber).asNumber()) : [0, size];
   const [w0 = 1, w1 = 0, w2 = 0] = widths;
   const rowWidth = w0 + w1 + w2;
-  const data = unpredict(decodePDFRawStream(stream).decode(), dict.get(PDFName.of('DecodeParms')), rowWidth);
+  const data = unpredict(decodeStreamWithin(stream, decodeBudget(bytes.length)), dict.get(PDFName.of('DecodeParms')), rowWidth);
   let position = 0;
   const field = (width: number, fallback: number) => {
     if (width === 0) return fallback;

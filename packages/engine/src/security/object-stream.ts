@@ -1,6 +1,7 @@
 /** Unpacks an object stream (/Type /ObjStm) into the objects it holds, already decrypted. */
-import { PDFName, PDFNumber, PDFObjectParser, PDFRef, decodePDFRawStream } from 'pdf-lib';
+import { PDFName, PDFNumber, PDFObjectParser, PDFRef } from 'pdf-lib';
 import type { PDFContext, PDFObject, PDFRawStream } from 'pdf-lib';
+import { decodeBudget, decodeStreamWithin, type DecodeBudget } from '../pdf/decode.ts';
 import { MAX_OBJECT_NUMBER } from './scanner.ts';
 
 const isDigit = (byte: number): boolean => byte >= 0x30 && byte <= 0x39;
@@ -26,11 +27,15 @@ function readHeaderNumbers(data: Uint8Array, end: number, wanted: number): numbe
  * The objects of the stream as [reference, object] pairs. A damaged entry is skipped, not fatal:
  * the rest of the document may still be fine, and pdf-lib treats a missing object as null.
  */
-export function expandObjectStream(stream: PDFRawStream, context: PDFContext): Array<[PDFRef, PDFObject]> {
+export function expandObjectStream(
+  stream: PDFRawStream,
+  context: PDFContext,
+  budget: DecodeBudget = decodeBudget(stream.contents.length),
+): Array<[PDFRef, PDFObject]> {
   const count = stream.dict.lookup(PDFName.of('N'));
   const first = stream.dict.lookup(PDFName.of('First'));
   if (!(count instanceof PDFNumber) || !(first instanceof PDFNumber)) return [];
-  const data = decodePDFRawStream(stream).decode();
+  const data = decodeStreamWithin(stream, budget);
   const firstOffset = Math.min(Math.max(0, first.asNumber()), data.length);
   const numbers = readHeaderNumbers(data, firstOffset, Math.max(0, count.asNumber()) * 2);
   const objects: Array<[PDFRef, PDFObject]> = [];
