@@ -15,6 +15,7 @@ import { MAX_FONT_BYTES, type ExcelSheetResponse, type TemplateDetail } from '@s
 import { loadConfig, type ConfigOverrides } from '../src/config.ts';
 import { startServer } from '../src/boot.ts';
 import { openPglite, type PgliteDb } from '../src/adapters/db/pglite.ts';
+import { blobLayout } from '../src/adapters/blobs/layout.ts';
 import { createPostgresDatabase, forEachDatabase, startTestServer, type TestDatabase } from './harness.ts';
 import { csv, fixture, makePdf } from './library-support.ts';
 
@@ -167,6 +168,31 @@ forEachDatabase((database: TestDatabase) => {
       expect(detail).toMatchObject({ name: 'Letter.pdf', numPages: 1 });
       const download = await server.inject('GET', `/templates/${id}/download`, { token });
       expect(Buffer.from(download.body).equals(Buffer.from(original))).toBe(true);
+    });
+
+    it('keeps an image and an attachment of the same name when recording their replacement fails', async () => {
+      const id = await newTemplate();
+      const logo = await fixture('image.png');
+      const terms = await makePdf({ pages: 1, title: 'TERMS' });
+      expect((await upload(`/templates/${id}/images`, 'logo.png', logo)).status).toBe(201);
+      expect((await upload(`/templates/${id}/attachments`, 'terms.pdf', terms)).status).toBe(201);
+      const stored = async (key: string) => Buffer.from(await server.ctx.blobs.get(key));
+      const restoreImages = await failEvery(server, 'template_images', 'INSERT');
+      const restoreTemplates = await failEvery(server, 'templates', 'UPDATE');
+      try {
+        expect((await upload(`/templates/${id}/images`, 'logo.png', pngClaiming(10, 10))).status).toBe(500);
+        expect((await upload(`/templates/${id}/attachments`, 'terms.pdf', await makePdf({ pages: 2 }))).status).toBe(500);
+        expect((await upload(`/templates/${id}/attachments`, 'other.pdf', terms)).status).toBe(500);
+      } finally {
+        await restoreImages();
+        await restoreTemplates();
+      }
+      expect((await stored(blobLayout.template.image(id, 'logo.png'))).equals(Buffer.from(logo))).toBe(true);
+      expect((await stored(blobLayout.template.attachment(id, 'terms.pdf'))).equals(Buffer.from(terms))).toBe(true);
+      expect(await server.ctx.blobs.exists(blobLayout.template.attachment(id, 'other.pdf'))).toBe(false);
+      const detail = (await server.inject('GET', `/templates/${id}`, { token })).json as TemplateDetail;
+      expect(detail.images).toEqual([{ name: 'logo.png', size: logo.length }]);
+      expect(detail.email.staticAttachments).toEqual([{ name: 'terms.pdf', size: terms.length }]);
     });
 
     it('refuses an image whose header claims more pixels than the budget, quickly and before decoding it', async () => {

@@ -61,21 +61,23 @@ export async function uploadAttachment(ctx: AppContext, principal: Principal, te
   const tooLarge = (list: TemplateEmailSettings['staticAttachments']) =>
     list.filter((item) => item.name !== name).reduce((sum, item) => sum + item.size, bytes.length) > MAX_ATTACHMENTS_TOTAL_BYTES;
   if (tooLarge(emailSettingsOf(current.email).staticAttachments)) throw new SheafError('email/attachments-too-large', { maxMb: MAX_ATTACHMENTS_TOTAL_BYTES / 1_048_576 });
-  // The file first: a listed attachment always has its file.
-  await ctx.blobs.put(blobLayout.template.attachment(templateId, name), bytes);
-  const wasListed = emailSettingsOf(current.email).staticAttachments.some((item) => item.name === name);
+  // File and list as one unit: the file is written under the settings' lock, once the list is saved and
+  // before the commit, so a refused upload leaves an attached file of the same name as it was.
+  let listedBefore = true;
   return ctx.db.transaction(async (tx) => {
     const stored = await lockEmailSettings(tx, ownerId, templateId);
     if (!stored) throw new SheafError('template/not-found');
     const settings = emailSettingsOf(stored.email);
     // Checked again under the lock: two uploads at once must not pass the limit together.
     if (tooLarge(settings.staticAttachments)) throw new SheafError('email/attachments-too-large', { maxMb: MAX_ATTACHMENTS_TOTAL_BYTES / 1_048_576 });
+    listedBefore = settings.staticAttachments.some((item) => item.name === name);
     settings.staticAttachments = [...settings.staticAttachments.filter((item) => item.name !== name), { name, size: bytes.length }];
     await saveEmailSettings(tx, ownerId, templateId, settings);
+    await ctx.blobs.put(blobLayout.template.attachment(templateId, name), bytes);
     return settings.staticAttachments;
   }).catch(async (error: unknown) => {
-    // A file no row lists does not stay behind.
-    if (!wasListed) await ctx.blobs.delete(blobLayout.template.attachment(templateId, name)).catch(() => undefined);
+    // A file no list names does not stay behind (a commit that failed after the write).
+    if (!listedBefore) await ctx.blobs.delete(blobLayout.template.attachment(templateId, name)).catch(() => undefined);
     throw error;
   });
 }

@@ -17,8 +17,11 @@ export async function uploadFont(ctx: AppContext, principal: Principal, file: { 
   const ownerId = accountFor(principal, 'templates:write');
   const fileName = normalizeFileName(file.fileName, 'font');
   const { name } = checkFont(fileName, file.bytes);
-  await ctx.blobs.put(blobLayout.font.file(ownerId, name), file.bytes);
-  await upsertFontRow(ctx.db, ownerId, { name, file_name: fileName, size: file.bytes.length });
+  // File and row as one unit: the row first, the file before the commit.
+  await ctx.db.transaction(async (tx) => {
+    await upsertFontRow(tx, ownerId, { name, file_name: fileName, size: file.bytes.length });
+    await ctx.blobs.put(blobLayout.font.file(ownerId, name), file.bytes);
+  });
   return listFonts(ctx, principal);
 }
 

@@ -31,11 +31,16 @@ export function checkImage(fileName: string, bytes: Uint8Array): string {
   return name;
 }
 
-/** Adds an image, replacing one of the same name. */
+/**
+ * Adds an image, replacing one of the same name. File and row are one unit: the row first, the file
+ * before the commit (a refused row leaves the old file; a failed write rolls the row back).
+ */
 export async function addImageBytes(ctx: AppContext, ownerId: string, templateId: string, fileName: string, bytes: Uint8Array): Promise<void> {
   const name = checkImage(fileName, bytes);
-  await ctx.blobs.put(blobLayout.template.image(templateId, name), bytes);
-  await upsertImageRow(ctx.db, ownerId, templateId, { name, size: bytes.length });
+  await ctx.db.transaction(async (tx) => {
+    await upsertImageRow(tx, ownerId, templateId, { name, size: bytes.length });
+    await ctx.blobs.put(blobLayout.template.image(templateId, name), bytes);
+  });
 }
 
 export async function uploadImage(ctx: AppContext, principal: Principal, templateId: string, fileName: string, bytes: Uint8Array): Promise<ImageRow[]> {
