@@ -33,7 +33,7 @@ export async function assembleMerge(ctx: AppContext, merge: MergeRow, signal: Ab
 
   // An emailed merge: each document's place in the final ZIP is its part's offset plus its own in the part.
   const tmpDir = path.join(ctx.config.DATA_DIR, 'tmp');
-  const indexFile = path.join(tmpDir, `${mergeId}-assemble.index.jsonl`);
+  const indexFile = path.join(tmpDir, `${mergeId}-assemble-${process.pid}-${Date.now()}.index.jsonl`);
   const output = frozenFollowUp(merge) ? followUpOf(ctx)?.documentOutput(merge, await loadSheet(ctx, ownerId, merge.template_id), indexFile) : undefined;
   try {
     if (output) {

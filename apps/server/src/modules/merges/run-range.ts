@@ -44,7 +44,9 @@ export async function runMergeRange(ctx: AppContext, payload: MergeRangePayload,
   const merge = await findMerge(ctx.db, ownerId, mergeId);
   // Ended (cancelled, failed in another range, completed by a duplicate delivery) or deleted.
   if (!merge || merge.status !== 'generating' || merge.cancel_requested) {
-    if (merge?.status !== 'completed') await dropPart();
+    // Completed: the assembler may have stopped before clearing the parts (they are no longer read).
+    if (merge?.status === 'completed') await ctx.blobs.deletePrefix(blobLayout.merge.parts(mergeId));
+    else await dropPart();
     return;
   }
   // Stops this range on any process: the progress update tells when the merge stopped generating.
