@@ -1,22 +1,30 @@
 /**
- * The template's PDF work that runs off the main thread: the engine's guarded check of an upload,
- * unlocking an encrypted template, and first-page thumbnails (made in the background after an upload).
+ * The template's PDF work that runs in child processes with a deadline and a cap on their whole memory
+ * (workers/child-pool.ts): the check of an upload, unlocking an encrypted template, first-page
+ * thumbnails (made in the background after an upload) and the editor's preview. The engine refuses a
+ * stream that unpacks beyond its budget (template/too-large-when-unpacked); the cap catches the rest.
  */
-import { checkTemplateSafely, type TemplateFacts } from '@sheaf/engine/node';
 import { SheafError } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
-import { WorkerPool } from '../../workers/pool.ts';
-import type { PdfTask, ThumbnailResult, UnlockResult } from './pdf-worker.ts';
+import { ChildPool } from '../../workers/child-pool.ts';
+import type { CheckResult, PdfTask, PreviewResult, PreviewTask, ThumbnailResult, UnlockResult } from './pdf-worker.ts';
 import { markThumbnail } from './repository.ts';
 import { blobLayout } from '../../adapters/blobs/layout.ts';
 
 const THUMBNAIL_WIDTH = 300;
-const pdfWorkers = new WorkerPool<PdfTask, ThumbnailResult | UnlockResult>(new URL('./pdf-worker.ts', import.meta.url), {
+const pdfWorkers = new ChildPool<PdfTask, CheckResult | ThumbnailResult | UnlockResult | PreviewResult>(new URL('./pdf-worker.ts', import.meta.url), {
   timeoutMs: 30_000,
   maxMemoryMb: 1024,
   timeoutError: () => new SheafError('template/timeout'),
   memoryError: () => new SheafError('template/too-complex'),
 });
+
+/** Pages and repair state of a readable template. */
+export interface TemplateFacts {
+  pageCount: number;
+  repaired: boolean;
+  pages: Array<{ width: number; height: number }>;
+}
 
 /** What an uploaded PDF turned out to be. */
 export type CheckedPdf =
@@ -31,13 +39,21 @@ export type CheckedPdf =
  * the user turns repair on in step 4) are accepted; files beyond repair are refused here.
  */
 export async function checkPdf(bytes: Uint8Array): Promise<CheckedPdf> {
-  try {
-    const facts = await checkTemplateSafely({ bytes, repair: true });
-    return facts.encrypted ? { kind: 'opens-without-password' } : { kind: 'plain', facts };
-  } catch (error) {
-    if (error instanceof SheafError && error.code === 'template/encrypted') return { kind: 'locked' };
-    throw error;
-  }
+  const result = (await pdfWorkers.run({ kind: 'check', bytes })) as CheckResult;
+  if (result.kind !== 'plain') return result;
+  const { kind: _kind, ...facts } = result;
+  return { kind: 'plain', facts };
+}
+
+/** The preview's combined PDF, made by the engine in a child process. */
+export async function renderPreview(task: Omit<PreviewTask, 'kind'>): Promise<Uint8Array> {
+  const result = (await pdfWorkers.run({ kind: 'preview', ...task })) as PreviewResult;
+  return result.pdf;
+}
+
+/** Ends the child processes (tests). */
+export function closePdfWorkers(): void {
+  pdfWorkers.close();
 }
 
 /** Decrypts (the password may be '' for owner-only protection), reads the pages, renders page 1. */
@@ -46,7 +62,7 @@ export function unlockPdf(bytes: Uint8Array, password: string): Promise<UnlockRe
 }
 
 export async function renderThumbnail(bytes: Uint8Array): Promise<Uint8Array | null> {
-  const result = await pdfWorkers.run({ kind: 'thumbnail', bytes, width: THUMBNAIL_WIDTH });
+  const result = (await pdfWorkers.run({ kind: 'thumbnail', bytes, width: THUMBNAIL_WIDTH })) as ThumbnailResult;
   return result.png;
 }
 

@@ -1,20 +1,48 @@
 /**
- * Worker side of the template tasks that touch untrusted PDF bytes beyond the engine's check:
- * rendering the first page to a PNG (pdf.js on @napi-rs/canvas), and unlocking an encrypted template.
+ * Child-process side of every task that reads an uploaded template (workers/child-pool.ts caps the
+ * process's whole memory and time): the check of an upload, rendering the first page to a PNG (pdf.js
+ * on @napi-rs/canvas), unlocking an encrypted template, and the editor's preview.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { decryptPdf, loadTemplate } from '@sheaf/engine';
+import { checkTemplateBytes, decryptPdf, inspectEncryption, loadTemplate, prepareMerge, type CellValue, type SheetData } from '@sheaf/engine';
 import { useNativeCrypto } from '@sheaf/engine/node';
-import { serveTasks } from '../../workers/pool.ts';
+import { serveChildTasks } from '../../workers/child-pool.ts';
+import { fallbackFonts } from './engine-fonts.ts';
 
 // Unlocking derives keys from the password: Node's native crypto is several times faster than pure JS.
 useNativeCrypto();
 
 export type PdfTask =
+  | { kind: 'check'; bytes: Uint8Array }
   | { kind: 'thumbnail'; bytes: Uint8Array; width: number }
-  | { kind: 'unlock'; bytes: Uint8Array; password: string; width: number };
+  | { kind: 'unlock'; bytes: Uint8Array; password: string; width: number }
+  | PreviewTask;
+
+type MergeInput = Parameters<typeof prepareMerge>[0];
+
+/** A preview's merge input as it crosses to the child: the few rows shown, copied out of the sheet. */
+export interface PreviewTask extends Omit<MergeInput, 'sheet' | 'fallbackFonts'> {
+  kind: 'preview';
+  sheet: PortableSheet;
+}
+
+export interface PortableSheet {
+  headers: readonly string[];
+  headerRowNumber: number;
+  rows: Array<{ number: number; texts: string[]; values: CellValue[] }>;
+}
+
+/** What an upload's check found (an encrypted file that opens without a password is reported as such). */
+export type CheckResult =
+  | { kind: 'plain'; pageCount: number; repaired: boolean; pages: Array<{ width: number; height: number }> }
+  | { kind: 'opens-without-password' }
+  | { kind: 'locked' };
+
+export interface PreviewResult {
+  pdf: Uint8Array;
+}
 
 export interface ThumbnailResult {
   png: Uint8Array | null;
@@ -39,7 +67,8 @@ async function renderFirstPage(bytes: Uint8Array, width: number): Promise<Uint8A
   const fontFolder = path.join(path.dirname(require.resolve('pdfjs-dist/package.json')), 'standard_fonts');
   const standardFontDataUrl = `${pathToFileURL(fontFolder).pathname}/`;
   // pdf.js detaches the buffer it is given; keep the caller's copy intact.
-  const document = await pdfjs.getDocument({ data: bytes.slice(), standardFontDataUrl, isEvalSupported: false, verbosity: 0 }).promise;
+  // Images past 50 megapixels are left out of the thumbnail rather than decoded.
+  const document = await pdfjs.getDocument({ data: bytes.slice(), standardFontDataUrl, isEvalSupported: false, verbosity: 0, maxImageSize: 50_000_000 }).promise;
   try {
     const page = await document.getPage(1);
     const natural = page.getViewport({ scale: 1 });
@@ -65,7 +94,37 @@ async function tryRender(bytes: Uint8Array, width: number): Promise<Uint8Array |
   }
 }
 
-async function run(task: PdfTask): Promise<ThumbnailResult | UnlockResult> {
+/** Reads the whole file as a merge would, repair allowed (merges may repair what is refused here otherwise). */
+async function check(bytes: Uint8Array): Promise<CheckResult> {
+  checkTemplateBytes(bytes);
+  const encryption = inspectEncryption(bytes);
+  if (encryption && !encryption.opensWithoutPassword) return { kind: 'locked' };
+  const template = await loadTemplate(encryption ? decryptPdf(bytes, '') : bytes, { repair: true });
+  if (encryption) return { kind: 'opens-without-password' };
+  return { kind: 'plain', pageCount: template.pages.length, repaired: template.repaired, pages: template.pages.map(({ width, height }) => ({ width, height })) };
+}
+
+function sheetOf(portable: PortableSheet): SheetData {
+  const { rows } = portable;
+  return {
+    headers: portable.headers,
+    headerRowNumber: portable.headerRowNumber,
+    rowCount: rows.length,
+    rowNumber: (index) => rows[index]!.number,
+    text: (index, column) => rows[index]!.texts[column] ?? '',
+    value: (index, column) => rows[index]!.values[column] ?? null,
+  };
+}
+
+async function preview(task: PreviewTask): Promise<PreviewResult> {
+  const { kind: _kind, sheet, ...input } = task;
+  const merge = await prepareMerge({ ...input, sheet: sheetOf(sheet), fallbackFonts: await fallbackFonts() });
+  return { pdf: Buffer.concat([...merge.combined()]) };
+}
+
+async function run(task: PdfTask): Promise<CheckResult | ThumbnailResult | UnlockResult | PreviewResult> {
+  if (task.kind === 'check') return check(task.bytes);
+  if (task.kind === 'preview') return preview(task);
   if (task.kind === 'thumbnail') return { png: await tryRender(task.bytes, task.width) };
   const plain = decryptPdf(task.bytes, task.password);
   const template = await loadTemplate(plain, { repair: true });
@@ -73,4 +132,4 @@ async function run(task: PdfTask): Promise<ThumbnailResult | UnlockResult> {
   return { bytes: plain, pages, png: await tryRender(plain, task.width) };
 }
 
-serveTasks(run, 'template/corrupt');
+serveChildTasks(run, 'template/corrupt');

@@ -1,17 +1,19 @@
 /**
  * The editor's preview: the engine's own combined output for a few rows (at most 20) with the
  * placeholders as they are in the editor, unsaved. "Show longest occurrence" fills each placeholder
- * with the longest value of its column, so the user sees whether the box is big enough.
+ * with the longest value of its column, so the user sees whether the box is big enough. The engine runs
+ * in a child process (pdf-tasks.ts): a hostile template must not stall the server's event loop.
  */
-import { prepareMerge, sheetFromTable, type CellValue, type SheetData } from '@sheaf/engine';
+import { sheetFromTable, type CellValue, type SheetData } from '@sheaf/engine';
 import { entitlements, FREE_PLAN_WATERMARK, rangeBounds, SheafError, type Placeholder } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
 import { loadUserFonts } from '../fonts/index.ts';
 import { currentPeriod } from '../users/index.ts';
 import { findSpreadsheetRow, loadSheet } from '../spreadsheets/index.ts';
 import { blobLayout } from '../../adapters/blobs/layout.ts';
-import { fallbackFonts } from './engine-fonts.ts';
 import { loadImages } from './images.ts';
+import { renderPreview } from './pdf-tasks.ts';
+import type { PortableSheet } from './pdf-worker.ts';
 import { readOutput } from './output-settings.ts';
 import { requireTemplate } from './service.ts';
 import { accountFor, type Principal } from '../../access/index.ts';
@@ -97,17 +99,17 @@ export async function previewTemplate(ctx: AppContext, principal: Principal, id:
   if (request.placeholders.length === 0) throw new SheafError('merge/no-placeholders');
   const hasSheet = (await findSpreadsheetRow(ctx.db, ownerId, id)) !== undefined;
   const rows = hasSheet ? previewRows(await loadSheet(ctx, ownerId, id), request) : headingsOnly(request.placeholders);
-  const [template, fonts, images, fallback] = await Promise.all([
-    ctx.blobs.get(blobLayout.template.pdf(id)), loadUserFonts(ctx, ownerId), loadImages(ctx, ownerId, id), fallbackFonts(),
+  const [template, fonts, images] = await Promise.all([
+    ctx.blobs.get(blobLayout.template.pdf(id)), loadUserFonts(ctx, ownerId), loadImages(ctx, ownerId, id),
   ]);
   const output = readOutput(ctx.config.encryptionKey, row.output);
   // The preview shows the watermark the plan's merges will carry.
   const { plan } = await currentPeriod(ctx.db, ownerId);
   const watermark = entitlements(plan, ctx.config.EDITION).watermark ? FREE_PLAN_WATERMARK : undefined;
-  const merge = await prepareMerge({
+  return renderPreview({
     template,
     placeholders: request.placeholders,
-    sheet: rows.sheet,
+    sheet: portable(rows.sheet),
     rows: { kind: 'range', startRow: rows.startRow, endRow: rows.endRow },
     options: {
       isCombinedOutput: true,
@@ -119,7 +121,23 @@ export async function previewTemplate(ctx: AppContext, principal: Principal, id:
     },
     fonts,
     images,
-    fallbackFonts: fallback,
   });
-  return Buffer.concat([...merge.combined()]);
+}
+
+/**
+ * The preview's rows copied out for the child process. A sheet with none in range keeps only its first
+ * and last rows: the engine's "no rows in range" message names those.
+ */
+function portable(sheet: SheetData): PortableSheet {
+  const indices = sheet.rowCount <= MAX_PREVIEW_ROWS ? [...Array(sheet.rowCount).keys()] : [0, sheet.rowCount - 1];
+  const columns = sheet.headers.map((_, column) => column);
+  return {
+    headers: sheet.headers,
+    headerRowNumber: sheet.headerRowNumber,
+    rows: indices.map((index) => ({
+      number: sheet.rowNumber(index),
+      texts: columns.map((column) => sheet.text(index, column)),
+      values: columns.map((column) => sheet.value(index, column)),
+    })),
+  };
 }
