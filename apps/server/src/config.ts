@@ -25,7 +25,10 @@
  *   TRUST_PROXY          true when behind a reverse proxy that sets X-Forwarded-* (false)
  *   MERGE_CONCURRENCY    merges run at the same time by this process (1)
  *   MERGE_RANGE_ROWS     a separate-documents merge of more documents than this is made in ranges of at
- *                        most this many, by every worker at once, and assembled into one ZIP (2000)
+ *                        most this many, by every worker at once, and assembled into one ZIP; 0 = never
+ *                        (default 2000 where ranges can run side by side: DATABASE_URL set, so other
+ *                        workers may share the work, or MERGE_CONCURRENCY > 1; else 0, since one
+ *                        worker making ranges one after another only pays for assembling them)
  *   EDITION              web or desktop (web)
  *
  * Email (issue #4):
@@ -64,6 +67,8 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const MIN_SECRET_LENGTH = 32;
+/** Documents per range of a large merge, where ranges can be made side by side (see MERGE_RANGE_ROWS). */
+const DEFAULT_MERGE_RANGE_ROWS = 2000;
 
 const emptyToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 const optionalString = z.preprocess(emptyToUndefined, z.string().trim().optional());
@@ -110,7 +115,7 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`).default('info')),
   TRUST_PROXY: boolean,
   MERGE_CONCURRENCY: integer(1, 64, 1),
-  MERGE_RANGE_ROWS: integer(1, 1_000_000, 2000),
+  MERGE_RANGE_ROWS: z.preprocess(emptyToUndefined, z.coerce.number().int('must be a whole number').min(0).max(1_000_000).optional()),
   EDITION: z.preprocess(emptyToUndefined, z.enum(['web', 'desktop'], 'must be web or desktop').default('web')),
   MAIL_DOMAIN: z.preprocess(emptyToUndefined, z.string().regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/i, 'must be a domain name such as mail.example.com').default('sheaf.localhost')),
   INBOUND_SMTP_PORT: z.preprocess(
@@ -222,6 +227,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const mailDomain = raw.MAIL_DOMAIN.toLowerCase();
   const config: Config = {
     ...raw,
+    MERGE_RANGE_ROWS: raw.MERGE_RANGE_ROWS ?? (raw.DATABASE_URL?.startsWith('postgres') || raw.MERGE_CONCURRENCY > 1 ? DEFAULT_MERGE_RANGE_ROWS : 0),
     PUBLIC_URL: publicUrl,
     MAIL_DOMAIN: mailDomain,
     INBOUND_SMTP_HOST: raw.INBOUND_SMTP_HOST ?? raw.HOST,

@@ -50,6 +50,16 @@ describe('configuration', () => {
     expect(config).toMatchObject({ PORT: 8080, PUBLIC_URL: 'http://localhost:8080', API_HOSTS: ['https://a.example.com', 'https://b.example.com'], TRUST_PROXY: true, EDITION: 'desktop' });
   });
 
+  it('makes large merges in ranges only where ranges can run side by side', async () => {
+    const dataDir = await tempDir();
+    // One process on the embedded database, one merge at a time: ranges would only add the assembly.
+    expect(loadConfig({ DATA_DIR: dataDir }).MERGE_RANGE_ROWS).toBe(0);
+    expect(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: 'postgres://db/sheaf' }).MERGE_RANGE_ROWS).toBe(2000);
+    expect(loadConfig({ DATA_DIR: dataDir, MERGE_CONCURRENCY: '2' }).MERGE_RANGE_ROWS).toBe(2000);
+    expect(loadConfig({ DATA_DIR: dataDir, MERGE_RANGE_ROWS: '500' }).MERGE_RANGE_ROWS).toBe(500);
+    expect(loadConfig({ DATA_DIR: dataDir, DATABASE_URL: 'postgres://db/sheaf', MERGE_RANGE_ROWS: '0' }).MERGE_RANGE_ROWS).toBe(0);
+  });
+
   it('names every bad variable at once', async () => {
     let error: unknown;
     try {

@@ -64,7 +64,8 @@ export function planRanges(documents: number, maxPerRange: number): PlannedRange
 
 /** Whether a merge is made in ranges: separate documents, more than one range's worth. */
 export function madeInRanges(merge: { is_combined_output: boolean; total: number }, maxPerRange: number): boolean {
-  return !merge.is_combined_output && merge.total > maxPerRange;
+  // 0: ranges are off (one worker alone would make them one after another: slower than one job).
+  return maxPerRange > 0 && !merge.is_combined_output && merge.total > maxPerRange;
 }
 
 /** The range's size, from its payload: every range but the last has the first range's size. */
