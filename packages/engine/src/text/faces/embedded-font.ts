@@ -2,7 +2,7 @@
  * A TrueType/OpenType font embedded as a subset (custom fonts and the DejaVu fallback). Glyphs join
  * the subset as rows are collected; the font program is encoded once per merge, not per row.
  */
-import fontkit from '@pdf-lib/fontkit';
+import { createRequire } from 'node:module';
 import type { Font as FontkitFont, Glyph, GlyphPosition, GlyphRun, TypeFeatures } from '@pdf-lib/fontkit';
 import { SheafError } from '@sheaf/shared';
 import { hex4 } from '../pdf-syntax.ts';
@@ -33,10 +33,18 @@ export interface ShapedGlyphs {
   width: number;
 }
 
+/**
+ * fontkit is loaded with the first font parsed, not with the engine: evaluating it costs some 300 ms
+ * and 35 MB, which a merge in the standard fonts (and `sheaf serve` at rest) never needs. A synchronous
+ * require, as parsing is synchronous.
+ */
+let fontkit: typeof import('@pdf-lib/fontkit').default | undefined;
+const loadFontkit = () => (fontkit ??= createRequire(import.meta.url)('@pdf-lib/fontkit') as typeof import('@pdf-lib/fontkit').default);
+
 /** Parses font bytes (a TTC/collection yields its first face); unreadable -> SheafError font/corrupt. */
 export function parseFont(bytes: Uint8Array, name: string): FontkitFace {
   try {
-    const parsed = fontkit.create(bytes) as FontkitFace | { fonts?: FontkitFace[] };
+    const parsed = loadFontkit().create(bytes) as FontkitFace | { fonts?: FontkitFace[] };
     const font = ('fonts' in parsed && Array.isArray(parsed.fonts) ? parsed.fonts[0] : parsed) as FontkitFace | undefined;
     if (!font || !(font.unitsPerEm > 0) || !(font.numGlyphs > 0)) throw new Error('no glyphs');
     const tables = font.directory.tables;
