@@ -38,8 +38,8 @@ export interface ShapedGlyphs {
  * and 35 MB, which a merge in the standard fonts (and `sheaf serve` at rest) never needs. A synchronous
  * require, as parsing is synchronous.
  */
-let fontkit: typeof import('@pdf-lib/fontkit').default | undefined;
-const loadFontkit = () => (fontkit ??= createRequire(import.meta.url)('@pdf-lib/fontkit') as typeof import('@pdf-lib/fontkit').default);
+let fontkit: typeof import('@pdf-lib/fontkit') | undefined;
+const loadFontkit = () => (fontkit ??= createRequire(import.meta.url)('@pdf-lib/fontkit') as typeof import('@pdf-lib/fontkit'));
 
 /** Parses font bytes (a TTC/collection yields its first face); unreadable -> SheafError font/corrupt. */
 export function parseFont(bytes: Uint8Array, name: string): FontkitFace {
