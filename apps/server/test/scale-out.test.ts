@@ -57,6 +57,19 @@ async function startProcess(name: string, args: string[], env: Record<string, st
   return { name, child, url, exited, output: () => output };
 }
 
+/** The fields of the API's answers this test reads. */
+interface Answer {
+  token?: string;
+  id?: string;
+  sender?: { id: string; isVerified: boolean };
+  status?: string;
+  done?: number;
+  total?: number;
+  error?: unknown;
+  downloadUrl?: string;
+  mailingStatus?: string;
+}
+
 async function api(base: string, method: string, urlPath: string, token?: string, body?: unknown) {
   const response = await fetch(`${base}/v1${urlPath}`, {
     method,
@@ -70,7 +83,7 @@ async function api(base: string, method: string, urlPath: string, token?: string
   } catch {
     json = undefined;
   }
-  return { status: response.status, json: json as Record<string, any> | undefined };
+  return { status: response.status, json: json as Answer | undefined };
 }
 
 const upload = (name: string, bytes: Uint8Array, type: string) => {
@@ -159,7 +172,7 @@ describe('API and worker processes on PostgreSQL, Redis and S3', () => {
       expect((await api(mailer.base, 'PATCH', `/templates/${mailTemplateId}/placeholders`, mailer.token, { placeholders: EMAIL_PLACEHOLDERS })).status).toBe(200);
       expect((await api(mailer.base, 'POST', `/templates/${mailTemplateId}/excel`, mailer.token, upload('people.csv', Buffer.from(recipientsCsv(RECIPIENTS, (n) => `scaled${n}@example.com`)), 'text/csv'))).status).toBe(201);
       expect((await api(mailer.base, 'PATCH', `/templates/${mailTemplateId}/email`, mailer.token, {
-        isActive: true, senderId: sender.json!.sender.id, subject: 'Letter {{First}}', content: '<p>Dear {{First}}</p>', recipientsColumn: 'Email',
+        isActive: true, senderId: sender.json!.sender!.id, subject: 'Letter {{First}}', content: '<p>Dear {{First}}</p>', recipientsColumn: 'Email',
       })).status).toBe(200);
       // Users 0 and 1: two merges each (one per template: a template runs one merge at a time), each
       // template uploaded and merged through a different API process.
