@@ -6,14 +6,15 @@ import { SheafError } from '@sheaf/shared';
 import { decodeBudget, decodeStreamWithin } from './decode.ts';
 import { loadTemplate } from './template.ts';
 
-/** `total` bytes of spaces, deflated in 1 MB steps so the test never holds them. */
-async function deflatedSpaces(total: number): Promise<Uint8Array> {
+/** `prefix`, then spaces up to `total` bytes, deflated in 1 MB steps so the test never holds them. */
+async function deflatedSpaces(total: number, prefix = ''): Promise<Uint8Array> {
   const chunk = Buffer.alloc(1 << 20, 0x20);
   const deflate = createDeflate({ level: 9 });
   const parts: Buffer[] = [];
   deflate.on('data', (data: Buffer) => parts.push(data));
   const ended = new Promise((resolve) => deflate.on('end', resolve));
-  for (let left = total; left > 0; left -= chunk.length) {
+  deflate.write(prefix);
+  for (let left = total - prefix.length; left > 0; left -= chunk.length) {
     if (!deflate.write(left >= chunk.length ? chunk : chunk.subarray(0, left))) await new Promise((resolve) => deflate.once('drain', resolve));
   }
   deflate.end();
@@ -30,6 +31,21 @@ async function pdfWithContent(compressed: Uint8Array): Promise<Uint8Array> {
   return doc.save({ useObjectStreams: false });
 }
 
+/** A hand-written PDF whose catalog sits in an object stream of `size` bytes (pdf-lib expands those as it parses). */
+async function pdfWithObjectStream(size: number): Promise<Uint8Array> {
+  // Header "1 0": object 1 at offset 0 from /First (4), then the catalog, then spaces.
+  const data = await deflatedSpaces(size, '1 0 << /Type /Catalog /Pages 2 0 R >>');
+  const head = Buffer.from([
+    '%PDF-1.7',
+    '2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj',
+    '3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >> endobj',
+    `4 0 obj << /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /Length ${data.length} >> stream`,
+    '',
+  ].join('\n'), 'latin1');
+  const tail = Buffer.from('\nendstream\nendobj\ntrailer << /Size 5 /Root 1 0 R >>\n%%EOF\n', 'latin1');
+  return Buffer.concat([head, data, tail]);
+}
+
 function flateStream(data: Uint8Array): PDFRawStream {
   return PDFRawStream.of(PDFContext.create().obj({ Filter: 'FlateDecode' }), deflateSync(data));
 }
@@ -44,6 +60,13 @@ describe('decoding a template within its budget', () => {
     expect((error as SheafError).code).toBe('template/too-large-when-unpacked');
     expect((error as SheafError).params).toEqual({ maxMb: Math.round(decodeBudget(bytes.length).total / 1_048_576) });
     // Decoding it whole took seconds; the ratio check stops it after a few megabytes.
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('refuses an object stream of 300 MB before pdf-lib expands it', async () => {
+    const bytes = await pdfWithObjectStream(300 * 1_048_576);
+    const started = performance.now();
+    await expect(loadTemplate(bytes, { repair: true })).rejects.toMatchObject({ code: 'template/too-large-when-unpacked' });
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 

@@ -10,6 +10,7 @@ import { normaliseRect, pageGeometry, type PageGeometry, type Rect } from './geo
 import { readXrefChain, type XrefChain } from './xref.ts';
 import { contentSyntaxError } from './contentCheck.ts';
 import { decodeBudget, decodeStreamWithin, type DecodeBudget } from './decode.ts';
+import { checkObjectStreams } from './object-streams.ts';
 
 export interface TemplatePage extends PageGeometry {
   index: number;
@@ -116,6 +117,7 @@ export function checkTemplateBytes(bytes: Uint8Array): void {
 }
 
 async function parse(bytes: Uint8Array): Promise<PDFDocument> {
+  checkObjectStreams(bytes, decodeBudget(bytes.length));
   let doc: PDFDocument;
   try {
     doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });
