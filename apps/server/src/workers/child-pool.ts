@@ -27,6 +27,8 @@ export interface ChildLimits {
 const MEMORY_CHECK_MS = 50;
 /** A child still this large after a task is ended rather than kept. */
 const KEEP_BELOW_MB = 300;
+/** A child idle this long is ended: its memory (150-200 MB with pdf.js loaded) goes back. */
+const IDLE_MS = 120_000;
 const PAGE_SIZE = 4096;
 
 interface Job {
@@ -41,6 +43,7 @@ interface Slot {
   job?: Job;
   timer?: NodeJS.Timeout;
   watch?: NodeJS.Timeout;
+  idle?: NodeJS.Timeout;
 }
 
 let nextJobId = 1;
@@ -87,7 +90,7 @@ export class ChildPool<In, Out> {
     if (file.endsWith('.ts')) execArgv.push('--import', import.meta.resolve('tsx'));
     const child = fork(file, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const slot: Slot = { child };
-    idle(child);
+    this.rest(slot);
     child.on('message', (reply: ChildReply<Out>) => {
       const job = slot.job;
       if (!job || reply.id !== job.id) return;
@@ -106,6 +109,7 @@ export class ChildPool<In, Out> {
   }
 
   private start(slot: Slot, job: Job): void {
+    clearTimeout(slot.idle);
     slot.job = job;
     busy(slot.child);
     slot.timer = setTimeout(() => this.fail(slot, this.limits.timeoutError()), this.limits.timeoutMs);
@@ -121,7 +125,7 @@ export class ChildPool<In, Out> {
     clearInterval(slot.watch);
     slot.job = undefined;
     if (residentMb(slot.child.pid) > KEEP_BELOW_MB) this.fail(slot, undefined);
-    else idle(slot.child);
+    else this.rest(slot);
     this.dispatch();
   }
 
@@ -132,20 +136,24 @@ export class ChildPool<In, Out> {
     this.slots.splice(index, 1);
     clearTimeout(slot.timer);
     clearInterval(slot.watch);
+    clearTimeout(slot.idle);
     const job = slot.job;
     slot.job = undefined;
     slot.child.kill('SIGKILL');
     job?.reject(error);
     this.dispatch();
   }
+
+  /** An idle child must not keep the server's process alive, and ends after a while unused. */
+  private rest(slot: Slot): void {
+    slot.child.unref();
+    slot.child.channel?.unref();
+    slot.idle = setTimeout(() => this.fail(slot, undefined), IDLE_MS);
+    slot.idle.unref();
+  }
 }
 
-/** An idle child must not keep the server's process alive; a busy one is waited for. */
-function idle(child: ChildProcess): void {
-  child.unref();
-  child.channel?.unref();
-}
-
+/** A busy child is waited for. */
 function busy(child: ChildProcess): void {
   child.ref();
   child.channel?.ref();
