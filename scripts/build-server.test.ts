@@ -7,7 +7,7 @@
  * What a process loads is read from a module hook registered with --import: it records the URL of
  * every module loaded, in the main thread and in every worker (workers inherit --import).
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile, fork, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -161,3 +161,21 @@ it('`sheaf serve` from the build answers HTTP', async () => {
     await exited;
   }
 }, 120_000);
+
+it('the template reader (pdf.js and canvas in a child process) renders a thumbnail from the build', async () => {
+  // Built by the tests above; the entry is the bundled pdf-worker.mjs that workers/child-pool.ts forks.
+  const entry = path.join(dist, (await currentBuild()).dir, 'pdf-worker.mjs');
+  const child = fork(entry, [], { serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  try {
+    const bytes = new Uint8Array(await readFile(TEMPLATE));
+    const reply = await new Promise<{ ok: boolean; value?: { png: Uint8Array } }>((resolve, reject) => {
+      child.once('message', (message) => resolve(message as { ok: boolean; value?: { png: Uint8Array } }));
+      child.once('exit', (code) => reject(new Error(`pdf-worker exited with ${code}`)));
+      child.send({ id: 1, input: { kind: 'thumbnail', bytes, width: 120 } });
+    });
+    expect(reply.ok).toBe(true);
+    expect(Buffer.from(reply.value!.png.subarray(0, 8)).toString('hex')).toBe('89504e470d0a1a0a'); // a PNG
+  } finally {
+    child.kill();
+  }
+}, 60_000);
