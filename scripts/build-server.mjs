@@ -11,13 +11,14 @@
  *   `await import()` (the server, pdf.js, canvas...) stays a chunk loaded on first use.
  * - Each build goes to its own folder, dist/<build>/, and dist/current.json names the newest: a process
  *   still running an older build keeps loading its lazy chunks and worker entries from that folder
- *   while another `sheaf` rebuilds. Builds replaced more than an hour ago are removed.
+ *   while another `sheaf` rebuilds. Each process records its pid in the build it runs (dist/<build>/pids/);
+ *   a build is removed once it was replaced more than an hour ago and no process recorded in it is alive.
  * - Linked source maps: bin/sheaf.mjs turns source maps on, so stack traces name the .ts sources.
  *
  * `node scripts/build-server.mjs` builds now; bin/sheaf.mjs and scripts/start.mjs call ensureServerBuild(),
  * which builds only when a source is newer than the current build.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -33,6 +34,7 @@ const LOCK = path.join(DIST_DIR, 'build.lock');
 /** The sources bundled into the build; a change under any of them (or to this script) makes it stale. */
 const SOURCE_DIRS = ['apps/server/src', 'packages/shared/src', 'packages/engine/src'].map((dir) => path.join(root, dir));
 const THIS_SCRIPT = fileURLToPath(import.meta.url);
+/** Grace after a build is replaced: a process may have chosen it just before and not yet recorded its pid. */
 const KEEP_OLD_BUILDS_MS = 60 * 60 * 1000;
 
 /** Newest modification time under the source folders (folders count too: a deleted file changes its folder). */
@@ -176,6 +178,7 @@ export async function buildServer({ quiet = false } = {}) {
     await esbuild.stop();
   }
   const current = { dir: name, sourcesMtime, builtAt: new Date().toISOString(), workers: [...workers.values()] };
+  markReplaced(currentServerBuild()?.dir);
   const temporary = `${CURRENT}.${process.pid}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(current, null, 2)}\n`);
   renameSync(temporary, CURRENT);
@@ -184,12 +187,57 @@ export async function buildServer({ quiet = false } = {}) {
   return outDir;
 }
 
-/** Removes builds replaced more than an hour ago (a long-running process may still be using a recent one). */
+/** A build's folder time is when it stopped being current (the hour of grace counts from then). */
+function markReplaced(dir) {
+  if (!dir) return;
+  const now = new Date();
+  try {
+    utimesSync(dir, now, now);
+  } catch {
+    // already gone
+  }
+}
+
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM'; // alive, someone else's
+  }
+}
+
+/** Pids recorded in a build (dist/<build>/pids/<pid>) of processes still running; dead ones are forgotten. */
+function livePids(dir) {
+  const pids = path.join(dir, 'pids');
+  if (!existsSync(pids)) return [];
+  return readdirSync(pids).filter((name) => {
+    if (isAlive(Number(name))) return true;
+    rmSync(path.join(pids, name), { force: true });
+    return false;
+  });
+}
+
+/**
+ * Records this process as running the build in `dir` (the record goes when it exits; a crash leaves
+ * one whose pid is then found dead). removeOldBuilds leaves the folder while the process lives.
+ */
+function recordUse(dir) {
+  const file = path.join(dir, 'pids', String(process.pid));
+  if (recorded.has(file)) return;
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, '');
+  recorded.add(file);
+  if (recorded.size === 1) process.on('exit', () => recorded.forEach((each) => rmSync(each, { force: true })));
+}
+const recorded = new Set();
+
+/** Removes builds replaced more than an hour ago that no running process uses. */
 function removeOldBuilds(keep) {
   for (const entry of readdirSync(DIST_DIR, { withFileTypes: true })) {
     if (!entry.isDirectory() || entry.name === keep || !entry.name.startsWith('build-')) continue;
     const full = path.join(DIST_DIR, entry.name);
-    if (Date.now() - statSync(full).mtimeMs > KEEP_OLD_BUILDS_MS) rmSync(full, { recursive: true, force: true });
+    if (Date.now() - statSync(full).mtimeMs > KEEP_OLD_BUILDS_MS && livePids(full).length === 0) rmSync(full, { recursive: true, force: true });
   }
 }
 
@@ -213,7 +261,12 @@ function lockHolderIsGone() {
 export async function ensureServerBuild({ quiet = false } = {}) {
   mkdirSync(DIST_DIR, { recursive: true });
   for (;;) {
-    if (!serverBuildIsStale()) return currentServerBuild().entry;
+    if (!serverBuildIsStale()) {
+      const current = currentServerBuild();
+      recordUse(current.dir);
+      if (existsSync(current.entry)) return current.entry; // else removed before the record was made: choose again
+      continue;
+    }
     let lock;
     try {
       lock = openSync(LOCK, 'wx');

@@ -9,7 +9,7 @@
  */
 import { execFile, fork, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -161,6 +161,48 @@ it('`sheaf serve` from the build answers HTTP', async () => {
     await exited;
   }
 }, 120_000);
+
+/** Builds now (as another process rebuilding after a `git pull` would), into the test's dist. */
+function rebuild(): Promise<void> {
+  return new Promise((resolve, reject) =>
+    execFile(process.execPath, [path.join(root, 'scripts/build-server.mjs')], { env: { ...process.env, SHEAF_SERVER_DIST: dist }, timeout: 90_000 }, (error) =>
+      error ? reject(error) : resolve(),
+    ),
+  );
+}
+
+it('a build a running `sheaf serve` uses is kept when replaced, however long ago; removed once no process uses it', async () => {
+  const port = await freePort();
+  const dataDir = await mkdtemp(path.join(scratch, 'data-'));
+  const server = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--data-dir', dataDir], {
+    cwd: scratch,
+    env: { ...process.env, NODE_ENV: 'production', INBOUND_SMTP_PORT: 'off', LOG_LEVEL: 'warn', SHEAF_SERVER_DIST: dist },
+    stdio: 'ignore',
+  });
+  const exited = new Promise<void>((resolve) => server.on('exit', () => resolve()));
+  const served = path.join(dist, (await currentBuild()).dir);
+  const answers = () => fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2_000) }).then((response) => response.status, () => 0);
+  const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+  try {
+    const deadline = Date.now() + 90_000;
+    while ((await answers()) !== 200) {
+      if (server.exitCode !== null) throw new Error(`sheaf serve exited with ${server.exitCode}`);
+      if (Date.now() > deadline) throw new Error('sheaf serve did not answer');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await rebuild(); // the served build is replaced...
+    expect((await currentBuild()).dir).not.toBe(path.basename(served));
+    await utimes(served, twoHoursAgo, twoHoursAgo); // ...long ago, as far as its folder says
+    await rebuild(); // and a later build cleans up
+    expect(existsSync(path.join(served, 'sheaf.mjs'))).toBe(true);
+    expect(await answers()).toBe(200);
+  } finally {
+    server.kill('SIGKILL'); // a crash: its record stays behind, naming a process that is gone
+    await exited;
+  }
+  await rebuild();
+  expect(existsSync(served)).toBe(false);
+}, 180_000);
 
 it('the template reader (pdf.js and canvas in a child process) renders a thumbnail from the build', async () => {
   // Built by the tests above; the entry is the bundled pdf-worker.mjs that workers/child-pool.ts forks.
