@@ -113,23 +113,27 @@ async function measure(setup: string, procs: Proc[], url: string, setPlan: (emai
   try {
     const template = await readFile((await prepareBenchInputs(1)).templatePath);
     const sheet = Buffer.from(csv(ROWS));
-    const users: Array<{ token: string; templateId: string }> = [];
+    const tokens: string[] = [];
     for (let u = 0; u < USERS; u++) {
       const email = `load-${u}-${randomBytes(3).toString('hex')}@example.com`;
       const registered = await api(url, 'POST', '/users/register', undefined, { firstName: 'Load', lastName: String(u), email, password: PASSWORD, confirmPassword: PASSWORD });
       await setPlan(email);
-      const token = registered.token as string;
+      tokens.push(registered.token as string);
+    }
+    // One template per merge: a template runs one merge at a time.
+    const templates: Array<{ token: string; templateId: string }> = [];
+    for (let i = 0; i < MERGES; i++) {
+      const token = tokens[i % USERS]!;
       const { id: templateId } = await api(url, 'POST', '/templates', token, upload('Statement.pdf', template, 'application/pdf'));
       await api(url, 'PATCH', `/templates/${templateId}/placeholders`, token, {
         placeholders: [placeholder('first', 'First', 0.15, 0.2), placeholder('last', 'Last', 0.45, 0.2), placeholder('amount', 'Amount', 0.6, 0.35)],
       });
       await api(url, 'POST', `/templates/${templateId}/excel`, token, upload('rows.csv', sheet, 'text/csv'));
-      users.push({ token, templateId });
+      templates.push({ token, templateId });
     }
     const started = performance.now();
-    const merges = await Promise.all(Array.from({ length: MERGES }, async (_, i) => {
-      const { token, templateId } = users[i % USERS]!;
-      const mergeId = `bench${randomBytes(8).toString('hex')}`;
+    const merges = await Promise.all(templates.map(async ({ token, templateId }) => {
+      const mergeId = randomBytes(10).toString('hex');
       await api(url, 'POST', `/templates/${templateId}/merge`, token, {
         mergeId, isCombinedOutput: false, isKeepFormOutput: true, isOnlyPlaceholdersOutput: false, isTryRepair: false, isCompressedOutput: true,
         rowsData: { startRow: 2, endRow: 1_000_000 },
@@ -164,7 +168,7 @@ async function stopAll(procs: Proc[]): Promise<void> {
 }
 
 const baseEnv = (dataDir: string, port: number) => ({
-  DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, MIN_RESPONSE_MS: '0', LOG_LEVEL: 'error',
+  DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, MIN_RESPONSE_MS: '0', LOG_LEVEL: 'silent',
   INBOUND_SMTP_PORT: 'off', SECRET_KEY: randomBytes(32).toString('base64url'),
 });
 
@@ -192,7 +196,8 @@ async function scaledOut(): Promise<Outcome> {
   const databaseUrl = `postgres://postgres@127.0.0.1:5432/${database}`;
   const dataDir = await mkdtemp(path.join(tmpdir(), 'sheaf-load-many-'));
   const port = await freePort();
-  const env = { ...baseEnv(dataDir, port), DATABASE_URL: databaseUrl, ...(values.redis ? { REDIS_URL: values.redis } : {}) };
+  // Without S3 the processes share one files folder (as they would share a disk); each has its own scratch.
+  const env = { ...baseEnv(dataDir, port), DATABASE_URL: databaseUrl, BLOB_DIR: path.join(dataDir, 'files'), ...(values.redis ? { REDIS_URL: values.redis } : {}) };
   const procs = [start('sheaf serve --no-jobs', ['serve', '--no-jobs'], env)];
   try {
     await waitUntilAnswering(`http://127.0.0.1:${port}`, procs[0]!);

@@ -4,7 +4,7 @@
  *
  * Flags: --rows N (per-row documents, default 1,000), --full (100,000 rows combined and sheet-read),
  * --combined-rows N, --sheet-rows N, --disk-mb N (default 256), --send-rows N (default 2,000),
- * --only per-row,combined,sheet-read,disk-write,send,cold-start
+ * --only per-row,combined,sheet-read,disk-write,send,cold-start,login-bytes,api-load,large-merge
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdir, readdir, rm } from 'node:fs/promises';
@@ -18,7 +18,16 @@ import { sheafCandidates } from './sheaf.ts';
 import type { BenchCandidate, BenchResult, PdfWorkload } from './types.ts';
 
 const CHILD_TIMEOUT_MS = 15 * 60 * 1000;
-const WORKLOADS = ['disk-write', 'per-row', 'combined', 'sheet-read', 'send', 'cold-start'] as const;
+const WORKLOADS = ['disk-write', 'per-row', 'combined', 'sheet-read', 'send', 'cold-start', 'login-bytes', 'api-load', 'large-merge'] as const;
+/**
+ * Whole-service workloads: real `sheaf` processes (API, workers) or a browser, each script printing its
+ * own table (set-ups side by side, RSS per process) rather than one tool's BenchResult.
+ */
+const SERVICE_SCRIPTS: Record<string, string[]> = {
+  'login-bytes': ['login-bytes.ts'],
+  'api-load': ['api-load.ts', '--merges', '20', '--rows', '1000'],
+  'large-merge': ['large-merge.ts', '--rows', '100000'],
+};
 
 function parseOptions(argv: string[]) {
   const { values } = parseArgs({
@@ -150,6 +159,14 @@ async function main(): Promise<void> {
     } catch (error) {
       record({ workload: 'cold-start', tool: 'cold-start.ts', units: 0, unitName: '', seconds: 0, peakRssMb: 0, note: `failed: ${(error as Error).message}` });
     }
+  }
+
+  for (const [workload, [script, ...args]] of Object.entries(SERVICE_SCRIPTS)) {
+    if (!options.only.has(workload)) continue;
+    process.stderr.write(`${workload}: ${script} ${args.join(' ')}\n`);
+    const child = spawn(process.execPath, ['--import', 'tsx', script!, ...args], { cwd: BENCH_DIR, stdio: ['ignore', 'inherit', 'inherit'] });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    if (code !== 0) process.stderr.write(`${workload} failed (exit ${code}); the other workloads' results follow\n`);
   }
 
   const markdown = await writeReport(BENCH_DIR, {
