@@ -22,14 +22,6 @@ export function nameSegment(name: string): string {
   return encodeURIComponent(name).replace(/\./g, '%2E');
 }
 
-/** An uploaded file's name without any folder, control characters or surrounding blanks, at most 255 characters. */
-export function safeFileName(fileName: string, fallback = 'image'): string {
-  const base = fileName.split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
-  return clean === '' || clean === '.' || clean === '..' ? fallback : clean;
-}
-
 const templateFolder = (templateId: string) => `templates/${templateId}/`;
 const mergeFolder = (mergeId: string) => `merges/${mergeId}/`;
 
