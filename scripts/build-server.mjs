@@ -133,13 +133,44 @@ function sourceLocationPlugin(outDir, workers) {
   };
 }
 
-/** Everything from node_modules stays external; only our workspace packages are bundled. */
+/**
+ * Packages bundled into the build: pure JavaScript that reads nothing beside itself. One file to parse
+ * instead of hundreds (zod is ~190 modules, pdf-lib ~140) is most of `sheaf merge`'s start-up. What they
+ * import is bundled too, unless it is in KEPT_EXTERNAL. Everything else from node_modules stays external:
+ * native and wasm packages (@electric-sql/pglite, @napi-rs/canvas, argon2, pdfjs-dist, esbuild), ones that
+ * read files or start workers from their own folder (bullmq's Lua scripts, pino's transports, swagger-ui's
+ * pages), and fastify with its plugins (ajv compiles code at run time).
+ * A package used both from our code and from an external one must be bundled with both (two copies of zod
+ * would keep two registries of schema metadata): hence fastify-type-provider-zod.
+ */
+const BUNDLED = new Set([
+  'pdf-lib', '@pdf-lib/fontkit', '@pdf-lib/standard-fonts', '@pdf-lib/upng', 'pako', 'tslib',
+  'zod', 'fastify-type-provider-zod', 'qrcode', '@noble/hashes', '@noble/ciphers', 'fflate', 'bidi-js',
+  'commander', 'sanitize-html', 'html-to-text', 'jose', 'nodemailer',
+]);
+const KEPT_EXTERNAL = new Set(['fastify', '@fastify/error', '@fastify/swagger', 'fastify-plugin']);
+const packageName = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const inNodeModules = (file) => file.includes(`${path.sep}node_modules${path.sep}`);
+
 const externalPackages = {
   name: 'sheaf-external-packages',
   setup(build) {
-    build.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@sheaf/') ? undefined : { path: args.path, external: true }));
+    build.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('@sheaf/') || args.path.startsWith('node:')) return undefined;
+      const name = packageName(args.path);
+      if (BUNDLED.has(name)) return undefined;
+      // A bundled package's own dependencies come along (the importer is in node_modules only then).
+      if (inNodeModules(args.importer) && !KEPT_EXTERNAL.has(name)) return undefined;
+      return { path: args.path, external: true };
+    });
   },
 };
+
+/**
+ * CommonJS packages in an ES module bundle call require() for Node's modules (fs, path...): each output
+ * file gets a real one (esbuild renames our sources' own top-level `require`s: it never shadows a global one).
+ */
+const REQUIRE_BANNER = "import { createRequire as __sheafCreateRequire } from 'node:module';\nconst require = __sheafCreateRequire(import.meta.url);";
 
 function bundle(esbuild, entryPoints, outDir, workers, quiet) {
   return esbuild.build({
@@ -154,6 +185,7 @@ function bundle(esbuild, entryPoints, outDir, workers, quiet) {
     platform: 'node',
     target: 'node20',
     sourcemap: 'linked',
+    banner: { js: REQUIRE_BANNER },
     logLevel: quiet ? 'error' : 'warning',
     plugins: [externalPackages, sourceLocationPlugin(outDir, workers)],
   });
