@@ -143,10 +143,12 @@ function sourceLocationPlugin(outDir, workers) {
  * A package used both from our code and from an external one must be bundled with both (two copies of zod
  * would keep two registries of schema metadata): hence fastify-type-provider-zod.
  */
+// Not here: what the sources load on first use with createRequire (fontkit, sanitize-html, html-to-text)
+// comes from node_modules then, so that it costs nothing at start.
 const BUNDLED = new Set([
-  'pdf-lib', '@pdf-lib/fontkit', '@pdf-lib/standard-fonts', '@pdf-lib/upng', 'pako', 'tslib',
+  'pdf-lib', '@pdf-lib/standard-fonts', '@pdf-lib/upng', 'pako', 'tslib',
   'zod', 'fastify-type-provider-zod', 'qrcode', '@noble/hashes', '@noble/ciphers', 'fflate', 'bidi-js',
-  'commander', 'sanitize-html', 'html-to-text', 'jose', 'nodemailer',
+  'commander', 'jose', 'nodemailer',
 ]);
 const KEPT_EXTERNAL = new Set(['fastify', '@fastify/error', '@fastify/swagger', 'fastify-plugin']);
 const packageName = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
@@ -185,6 +187,7 @@ function bundle(esbuild, entryPoints, outDir, workers, quiet) {
     platform: 'node',
     target: 'node20',
     sourcemap: 'linked',
+    sourcesContent: false, // stack traces need the mappings only; the sources' text would sit in memory
     banner: { js: REQUIRE_BANNER },
     logLevel: quiet ? 'error' : 'warning',
     plugins: [externalPackages, sourceLocationPlugin(outDir, workers)],

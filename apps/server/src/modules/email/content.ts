@@ -2,9 +2,16 @@
  * The message text: the editor's HTML sanitised to a safe allow-list, column tags ({{Column}}) found
  * and filled per row (values HTML-escaped in HTML), and the plain-text alternative.
  */
-import sanitizeHtml from 'sanitize-html';
-import { compile } from 'html-to-text';
+import { createRequire } from 'node:module';
+import type sanitizeHtml from 'sanitize-html';
+import type { compile } from 'html-to-text';
 import { decodeTagName, fillColumnTags, isMessageEmpty } from '@sheaf/shared';
+
+// sanitize-html (with postcss and htmlparser2) and html-to-text are loaded with the first message handled,
+// not at server start.
+const requireHere = createRequire(import.meta.url);
+let sanitizer: typeof sanitizeHtml | undefined;
+const loadSanitizer = () => (sanitizer ??= requireHere('sanitize-html') as typeof sanitizeHtml);
 
 // Tag names and the empty-message rule are the shared ones the composer applies (packages/shared/src/rules/content.ts).
 export { decodeTagName, htmlColumnTags } from '@sheaf/shared';
@@ -38,7 +45,7 @@ const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
 
 /** The editor's HTML reduced to tags and attributes that are safe in every mail client. */
 export function sanitizeContent(html: string): string {
-  return sanitizeHtml(html, SANITIZE_OPTIONS);
+  return loadSanitizer()(html, SANITIZE_OPTIONS);
 }
 
 /** True when the content shows nothing (an image is content): the composer's rule, on the sanitised HTML. */
@@ -60,9 +67,13 @@ export function fillText(text: string, valueOf: (column: string) => string): str
   return fillColumnTags(text, (name) => valueOf(name.trim()));
 }
 
-const toText = compile({ wordwrap: false, selectors: [{ selector: 'img', format: 'skip' }, { selector: 'a', options: { hideLinkHrefIfSameAsText: true } }] });
+let toText: ReturnType<typeof compile> | undefined;
 
 /** The plain-text alternative of an HTML message. */
 export function plainText(html: string): string {
+  toText ??= (requireHere('html-to-text') as { compile: typeof compile }).compile({
+    wordwrap: false,
+    selectors: [{ selector: 'img', format: 'skip' }, { selector: 'a', options: { hideLinkHrefIfSameAsText: true } }],
+  });
   return toText(html);
 }

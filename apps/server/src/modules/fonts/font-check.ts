@@ -1,6 +1,10 @@
 /** Tells a TrueType/OpenType font from anything else and reads the family name placeholders use. */
-import fontkit from '@pdf-lib/fontkit';
+import { createRequire } from 'node:module';
 import { MAX_FONT_BYTES, SheafError } from '@sheaf/shared';
+
+/** fontkit is loaded with the first font uploaded, not at server start (as the engine does: text/faces/embedded-font.ts). */
+let fontkit: typeof import('@pdf-lib/fontkit') | undefined;
+const loadFontkit = () => (fontkit ??= createRequire(import.meta.url)('@pdf-lib/fontkit') as typeof import('@pdf-lib/fontkit'));
 
 /** sfnt versions of single fonts: TrueType (0x00010000 or 'true') and CFF OpenType ('OTTO'). Collections ('ttcf') are not taken. */
 const FONT_SIGNATURES = [[0x00, 0x01, 0x00, 0x00], [0x74, 0x72, 0x75, 0x65], [0x4f, 0x54, 0x54, 0x4f]];
@@ -50,7 +54,7 @@ export function checkFont(fileName: string, bytes: Uint8Array): CheckedFont {
   if (tableDirectoryProblem(bytes)) throw new SheafError('font/corrupt', { name: fileName });
   let family: string | null;
   try {
-    const font = fontkit.create(bytes);
+    const font = loadFontkit().create(bytes);
     family = font.familyName;
     // Reading a glyph walks the tables a merge needs; a truncated file fails here, not mid-merge.
     if (font.numGlyphs < 1) throw new Error('no glyphs');
