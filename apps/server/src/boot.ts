@@ -21,7 +21,7 @@ import type { BullQueueOptions } from './jobs/bullmq-runner.ts';
 import type { JobQueueOptions } from './jobs/runner.ts';
 import { createJobs } from './jobs/system.ts';
 import { EventBus } from './events/bus.ts';
-import { connectMerges, registerMergeJobs } from './modules/merges/index.ts';
+import { connectMerges, registerMergeJobs, startScratchSweep } from './modules/merges/index.ts';
 import { connectTemplates } from './modules/templates/index.ts';
 import { connectFonts } from './modules/fonts/index.ts';
 import { connectEmail, startEmail } from './modules/email/index.ts';
@@ -137,6 +137,8 @@ async function openCore(config: Config, options: StartOptions, serveHttp: boolea
     connectTemplates(ctx);
     connectMerges(ctx);
     connectEmail(ctx);
+    // Before any job runs: scratch files a killed process left go now, and every 10 minutes after.
+    cleanups.push(await startScratchSweep(ctx));
     const migrations = (await readdir(MIGRATIONS_DIR)).filter((name) => name.endsWith('.sql'));
     const ready = readinessCheck({
       database: async () => void (await db.query('SELECT 1')),

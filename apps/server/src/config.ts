@@ -29,6 +29,9 @@
  *                        (default 2000 where ranges can run side by side: DATABASE_URL set, so other
  *                        workers may share the work, or MERGE_CONCURRENCY > 1; else 0, since one
  *                        worker making ranges one after another only pays for assembling them)
+ *   MIN_FREE_MB          new merges and uploads are refused with generic/storage-full while the data
+ *                        folder's file system has less than this many MB free, so the database keeps
+ *                        room (256; 0 = no floor)
  *   EDITION              web or desktop (web)
  *
  * Email (issue #4):
@@ -116,6 +119,7 @@ const EnvSchema = z.object({
   TRUST_PROXY: boolean,
   MERGE_CONCURRENCY: integer(1, 64, 1),
   MERGE_RANGE_ROWS: z.preprocess(emptyToUndefined, z.coerce.number().int('must be a whole number').min(0).max(1_000_000).optional()),
+  MIN_FREE_MB: integer(0, 1_000_000, 256),
   EDITION: z.preprocess(emptyToUndefined, z.enum(['web', 'desktop'], 'must be web or desktop').default('web')),
   MAIL_DOMAIN: z.preprocess(emptyToUndefined, z.string().regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/i, 'must be a domain name such as mail.example.com').default('sheaf.localhost')),
   INBOUND_SMTP_PORT: z.preprocess(
@@ -168,6 +172,8 @@ export interface Config {
   readonly TRUST_PROXY: boolean;
   readonly MERGE_CONCURRENCY: number;
   readonly MERGE_RANGE_ROWS: number;
+  /** Free-space floor of the data folder, in MB (0: none). */
+  readonly MIN_FREE_MB: number;
   readonly EDITION: 'web' | 'desktop';
   readonly MAIL_DOMAIN: string;
   /** null: no bounce listener. */

@@ -11,6 +11,8 @@ export const ERROR_MESSAGES = {
   'generic/too-many-attempts': 'Too many failed attempts. Please try again later.',
   'generic/invalid-input': 'The request is not valid: {detail}',
   'generic/not-found': 'There is no such page or API call ({path}).',
+  /** A write failed for want of room (ENOSPC, EDQUOT, EIO), or the data folder is below MIN_FREE_MB. */
+  'generic/storage-full': "The server's storage is full. Please try again later.",
 
 
   // Accounts (docs/accounts.md#sign-up)
@@ -189,7 +191,7 @@ export type ErrorCode = keyof typeof ERROR_MESSAGES;
 export type ErrorParams = Record<string, string | number>;
 
 /** The HTTP statuses the API answers errors with. */
-export type ErrorHttpStatus = 400 | 401 | 402 | 403 | 404 | 409 | 410 | 413 | 429 | 500;
+export type ErrorHttpStatus = 400 | 401 | 402 | 403 | 404 | 409 | 410 | 413 | 429 | 500 | 507;
 
 /**
  * The HTTP status of each catalogue code that does not answer 400, by status (docs/errors.md says
@@ -219,6 +221,8 @@ export const ERROR_HTTP_STATUS_GROUPS = {
   413: ['template/too-large', 'sheet/too-large', 'image/too-large', 'font/too-large'],
   429: ['generic/too-many-attempts'],
   500: ['generic/something-wrong', 'generic/technical-error'],
+  /** The server's disk is full (or below its free-space floor): nothing was charged; try again later. */
+  507: ['generic/storage-full'],
 } as const satisfies Record<Exclude<ErrorHttpStatus, 400>, readonly ErrorCode[]>;
 
 const STATUS_OF_CODE: ReadonlyMap<string, ErrorHttpStatus> = new Map(

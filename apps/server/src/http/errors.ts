@@ -5,6 +5,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { isStorageFull } from '../merge-output/storage-full.ts';
 import { SheafFieldErrors, formatErrorMessage, httpStatusOf, isSheafError, type ErrorCode, type ErrorParams, type ErrorResponse } from '@sheaf/shared';
 
 /** The HTTP status of a catalogue code: the catalogue's explicit map (packages/shared/src/errors.ts, docs/errors.md). */
@@ -61,6 +62,11 @@ export function installErrorHandlers(app: FastifyInstance): void {
       return sendError(reply, status, errorBody(error.code, error.params));
     }
     if (error.validation) return sendError(reply, 400, validationBody(error));
+    // A write that found the disk full (an upload, a copy): the user's answer, not our 500.
+    if (isStorageFull(error)) {
+      request.log.warn({ err: error }, 'storage full');
+      return sendError(reply, statusForCode('generic/storage-full'), errorBody('generic/storage-full'));
+    }
     if (isResponseSerializationError(error)) {
       request.log.error({ issues: error.cause.issues, url: request.routeOptions.url }, 'response does not match its schema');
       return sendError(reply, 500, errorBody('generic/something-wrong'));

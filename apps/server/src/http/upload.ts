@@ -6,6 +6,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { SheafError, normalizeFileName, type ErrorCode } from '@sheaf/shared';
+import { requireFreeSpace } from '../merge-output/storage-full.ts';
 
 export interface UploadedFile {
   /** The name as normalizeFileName leaves it ("file" when nothing usable was sent). */
@@ -18,6 +19,8 @@ const MB = 1024 * 1024;
 
 export async function readUploadedFile(request: FastifyRequest, maxBytes: number, tooLargeCode: ErrorCode): Promise<UploadedFile> {
   if (!request.isMultipart()) throw new SheafError('generic/invalid-input', { detail: 'expected a multipart/form-data upload with a "file" field' });
+  // Below the data folder's free-space floor (MIN_FREE_MB) no upload is taken: the database keeps its room.
+  if (request.server.sheafContext) await requireFreeSpace(request.server.sheafContext.config);
   const tooLarge = () => new SheafError(tooLargeCode, { maxMb: Math.round((maxBytes / MB) * 10) / 10 });
   // One byte over the cap tells "exactly at the limit" from "over it".
   const part = await request.file({ limits: { fileSize: maxBytes + 1, files: 1 }, throwFileSizeLimit: false });

@@ -21,11 +21,15 @@ export async function withPartialFile<T>(out: string, write: (stream: WriteStrea
     await rename(partial, out);
     return result;
   } catch (error) {
-    // Let buffered writes settle before the file goes: destroying mid-write fails them.
-    await new Promise<void>((resolve) => {
-      stream.once('close', resolve);
-      stream.end();
-    });
+    // Let buffered writes settle before the file goes: destroying mid-write fails them. A stream that
+    // failed (ENOSPC, EIO) has closed already: waiting for its 'close' would hang the job for good.
+    if (!stream.closed) {
+      await new Promise<void>((resolve) => {
+        stream.once('close', resolve);
+        if (stream.destroyed) return;
+        stream.end();
+      });
+    }
     await rm(partial, { force: true });
     throw error;
   }

@@ -13,6 +13,8 @@ import type { AppContext } from '../../context.ts';
 import type { JobContext } from '../../jobs/types.ts';
 import { isShutdown } from '../../jobs/runner.ts';
 import { writeCombined, writeZip } from '../../merge-output/outputs.ts';
+import { asStorageError } from '../../merge-output/storage-full.ts';
+import { ownScratch } from './scratch-sweep.ts';
 import { throttled, untilAborted } from '../../merge-output/streams.ts';
 import { fallbackFonts, loadTemplateForMerge } from '../templates/index.ts';
 import { loadSheet } from '../spreadsheets/index.ts';
@@ -57,6 +59,7 @@ export async function runMergeJob(ctx: AppContext, payload: MergeJobPayload, job
   const tmpDir = path.join(ctx.config.DATA_DIR, 'tmp');
   await mkdir(tmpDir, { recursive: true });
   const tmpFile = path.join(tmpDir, `${mergeId}-${job.attempt}${row.is_combined_output ? '.pdf' : '.zip'}`);
+  const release = ownScratch(tmpFile); // the periodic sweep leaves it alone
   try {
     const made = await makeFile(ctx, row, tmpFile, job.signal);
     const size = (await stat(tmpFile)).size;
@@ -75,14 +78,20 @@ export async function runMergeJob(ctx: AppContext, payload: MergeJobPayload, job
     if (completed) afterCommit.run();
     // Cancelled or deleted while the file was being stored: the file belongs to nobody.
     if (!completed) await ctx.blobs.deletePrefix(blobLayout.merge.folder(mergeId));
-  } catch (error) {
-    if (isShutdown(job.signal)) throw error; // handed back to the queue: a restart makes it again
+  } catch (caught) {
+    if (isShutdown(job.signal)) throw caught; // handed back to the queue: a restart makes it again
     if (job.signal.aborted) {
       await ctx.blobs.deletePrefix(blobLayout.merge.folder(mergeId));
       await markEnded(ctx.db, ownerId, mergeId, 'cancelled', null);
       return;
     }
+    // A full disk (ENOSPC, EDQUOT, EIO) is not tried again: the merge ends with generic/storage-full, nothing charged.
+    const error = asStorageError(caught);
     if (isSheafError(error)) {
+      if (error.code === 'generic/storage-full') {
+        ctx.log.warn({ err: caught, mergeId }, 'merge failed: the storage is full');
+        await ctx.blobs.deletePrefix(blobLayout.merge.folder(mergeId)).catch(() => undefined);
+      }
       await markEnded(ctx.db, ownerId, mergeId, 'error', { code: error.code, message: error.message, params: error.params });
       return;
     }
@@ -92,6 +101,7 @@ export async function runMergeJob(ctx: AppContext, payload: MergeJobPayload, job
   } finally {
     await rm(tmpFile, { force: true });
     await rm(indexFileOf(tmpFile), { force: true });
+    release();
   }
 }
 

@@ -20,6 +20,8 @@ import { isShutdown } from '../../jobs/runner.ts';
 import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { writeZipPart } from '../../merge-output/zip-parts.ts';
 import { throttled, untilAborted } from '../../merge-output/streams.ts';
+import { asStorageError } from '../../merge-output/storage-full.ts';
+import { ownScratch } from './scratch-sweep.ts';
 import { assembleMerge } from './assemble.ts';
 import { MERGE_RANGE_MAX_ATTEMPTS, mergeRangeJob, rangeJobId, rangeSize, type MergeRangePayload } from './range-kind.ts';
 import { finishRange, listRanges, updateRangeProgress } from './range-repository.ts';
@@ -54,6 +56,7 @@ export async function runMergeRange(ctx: AppContext, payload: MergeRangePayload,
   const signal = AbortSignal.any([job.signal, stopped.signal]);
   const tmpDir = path.join(ctx.config.DATA_DIR, 'tmp');
   const tmpFile = path.join(tmpDir, `${mergeId}-range-${index}-${job.attempt}.zip-part`);
+  const release = ownScratch(tmpFile); // the periodic sweep leaves it alone
   try {
     const recorded = (await listRanges(ctx.db, ownerId, mergeId)).find((range) => range.range_index === index);
     if (!recorded) return; // the merge's ranges are gone with it
@@ -68,8 +71,10 @@ export async function runMergeRange(ctx: AppContext, payload: MergeRangePayload,
     if (finish === 'stopped') await dropPart();
     // Re-read: the row as it is now (the events of completion carry it).
     if (finish === 'last') await assembleMerge(ctx, (await findMerge(ctx.db, ownerId, mergeId))!, signal);
-  } catch (error) {
-    if (isShutdown(job.signal)) throw error; // handed back to the queue: a restart makes it again
+  } catch (caught) {
+    if (isShutdown(job.signal)) throw caught; // handed back to the queue: a restart makes it again
+    // A full disk (ENOSPC, EDQUOT, EIO) is not tried again: the merge ends with generic/storage-full.
+    const error = asStorageError(caught);
     if (signal.aborted) {
       // Cancelled, or the merge failed elsewhere: whoever ended it cleared its folder, but this range may
       // have written since (its part; the ZIP, if it was assembling). A merge that did end has no files.
@@ -88,6 +93,7 @@ export async function runMergeRange(ctx: AppContext, payload: MergeRangePayload,
     if (await markEnded(ctx.db, ownerId, mergeId, 'error', failed)) await ctx.blobs.deletePrefix(blobLayout.merge.parts(mergeId));
   } finally {
     await rm(tmpFile, { force: true });
+    release();
   }
 }
 

@@ -24,6 +24,7 @@ import type { MergeJobPayload } from './run-merge.ts';
 import { mergeJob } from './job-kinds.ts';
 import { columnIndex, documentGroups, rowSelectionOf, selectedRows, selectionOfRows } from './selection.ts';
 import { accountFor, type Principal } from '../../access/index.ts';
+import { requireFreeSpace } from '../../merge-output/storage-full.ts';
 
 export const MERGE_JOB = mergeJob.name;
 
@@ -40,6 +41,7 @@ export async function startMerge(ctx: AppContext, principal: Principal, template
   const template = await requireTemplate(ctx, ownerId, templateId); // template/not-found
   if (await repo.findActiveMerge(ctx.db, ownerId, templateId)) throw new SheafError('merge/in-progress');
   if (template.placeholders.length === 0) throw new SheafError('merge/no-placeholders');
+  await requireFreeSpace(ctx.config); // generic/storage-full below MIN_FREE_MB: the database keeps its room
 
   const sheet = await loadSheet(ctx, ownerId, templateId); // sheet/missing without one
   checkColumns(template.placeholders, sheet);
