@@ -11,7 +11,7 @@ import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { mkdir, readdir, rm, statfs, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sweepScratch } from '../src/modules/merges/index.ts';
 import { startTestServer, type TestServer } from './harness.ts';
 import { counterOf, mergeRequest, peopleCsv, setPlan, startMerge, templateWithSheet, waitForMerge, TEMPLATE_PDF } from './merge-support.ts';
@@ -114,6 +114,35 @@ describe.skipIf(!canMount)('a full disk (DATA_DIR on a tmpfs)', () => {
     expect(await tmpFilesOf(mounted.dir)).toEqual([]);
   }, 120_000);
 
+  it('a merge made in ranges that fills the disk ends the same way, its parts gone', async () => {
+    const user = await server.signUp();
+    await setPlan(server, user.uid, 'Pro');
+    const rows = 1000;
+    const templateId = await templateWithSheet(server, user.token, peopleCsv(rows));
+    const filler = await fill(mounted.dir, 400 * 1024);
+    const config = server.ctx.config;
+    server.ctx.config = Object.freeze({ ...config, MERGE_RANGE_ROWS: 250 }); // four ranges
+    try {
+      const request = mergeRequest();
+      expect((await startMerge(server, user.token, templateId, request)).status).toBe(202);
+      const failed = await waitForMerge(server, user.token, templateId, request.mergeId, undefined, 30_000);
+      expect(failed).toMatchObject({ status: 'error', error: { code: 'generic/storage-full' } });
+      const [range] = await server.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM merge_ranges WHERE merge_id = $1', [request.mergeId]);
+      expect(range!.n, 'the merge was made in ranges').toBeGreaterThan(1);
+      const [job] = await server.ctx.db.query<{ attempts: number }>("SELECT max(attempts)::int AS attempts FROM jobs WHERE kind = 'merge-range' AND payload->>'mergeId' = $1", [request.mergeId]);
+      expect(job!.attempts).toBe(1);
+      expect(await counterOf(server, user.uid)).toBe(0);
+      // The ranges still running when one failed stop at their next progress update.
+      await vi.waitFor(async () => {
+        expect(await tmpFilesOf(mounted.dir)).toEqual([]);
+        expect(await readdir(path.join(mounted.dir, 'files', 'merges', request.mergeId, 'parts')).catch(() => [])).toEqual([]);
+      }, { timeout: 10_000 });
+    } finally {
+      server.ctx.config = config;
+      await rm(filler);
+    }
+  }, 60_000);
+
   it('an upload that finds the disk full answers 507 generic/storage-full, not 500', async () => {
     const user = await server.signUp();
     const filler = await fill(mounted.dir, 0);
@@ -179,7 +208,8 @@ describe('scratch files nobody owns', () => {
 
     server = await startTestServer({ database: 'pglite', config: { DATA_DIR: dataDir } });
     expect(await readdir(tmp)).toEqual([]);
-    expect(await readdir(blobs)).toEqual(['result.zip.def456.partial']);
+    // The blob folder is swept in the background (walking it may take a while): start-up does not wait.
+    await vi.waitFor(async () => expect(await readdir(blobs)).toEqual(['result.zip.def456.partial']));
   });
 
   it('are removed by the periodic sweep once a few minutes old; a recent one may still be written', async () => {
@@ -193,5 +223,36 @@ describe('scratch files nobody owns', () => {
     const { removed } = await sweepScratch(server!.ctx);
     expect(removed).toEqual([old]);
     expect(await readdir(tmp)).toEqual([path.basename(recent)]);
+  });
+});
+
+describe('scratch files with a shared database (PostgreSQL): DATA_DIR may be shared by other processes', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ database: 'postgres' });
+  });
+  afterAll(() => server?.close());
+
+  it('a stale file of a merge still active elsewhere stays; once the merge ended it goes; a fresh one stays', async () => {
+    const user = await server.signUp();
+    const templateId = await templateWithSheet(server, user.token, peopleCsv(3));
+    const request = mergeRequest();
+    expect((await startMerge(server, user.token, templateId, request)).status).toBe(202);
+    expect((await waitForMerge(server, user.token, templateId, request.mergeId)).status).toBe('completed');
+
+    const tmp = path.join(server.ctx.config.DATA_DIR, 'tmp');
+    await mkdir(tmp, { recursive: true });
+    const stale = path.join(tmp, `${request.mergeId}-1.zip.partial`);
+    const fresh = path.join(tmp, `AbCdEfGhIjKlMnOpQrSt-1.zip.partial`);
+    await writeFile(stale, 'x');
+    await writeFile(fresh, 'x');
+    const tenMinutesAgo = new Date(Date.now() - 10 * 60_000);
+    await utimes(stale, tenMinutesAgo, tenMinutesAgo);
+    // As if another process were still making it (the row says generating).
+    await server.ctx.db.query("UPDATE merges SET status = 'generating' WHERE id = $1", [request.mergeId]);
+    expect((await sweepScratch(server.ctx)).removed).toEqual([]);
+    await server.ctx.db.query("UPDATE merges SET status = 'completed' WHERE id = $1", [request.mergeId]);
+    expect((await sweepScratch(server.ctx)).removed).toEqual([stale]);
+    expect(await readdir(tmp)).toEqual([path.basename(fresh)]);
   });
 });

@@ -35,8 +35,11 @@ export interface SweepResult {
   removed: string[];
 }
 
-/** Removes stranded scratch files; `atStart`: no job of this process runs yet. */
-export async function sweepScratch(ctx: AppContext, { atStart = false } = {}): Promise<SweepResult> {
+/**
+ * Removes stranded scratch files; `atStart`: no job of this process runs yet; `blobs: false` leaves the
+ * blob store's folder alone (walking all of it can take a while).
+ */
+export async function sweepScratch(ctx: AppContext, { atStart = false, blobs = true } = {}): Promise<SweepResult> {
   const removed: string[] = [];
   const shared = Boolean(ctx.config.DATABASE_URL?.startsWith('postgres'));
   const tmpDir = path.join(ctx.config.DATA_DIR, 'tmp');
@@ -59,7 +62,7 @@ export async function sweepScratch(ctx: AppContext, { atStart = false } = {}): P
     await rm(file, { force: true });
     removed.push(file);
   }
-  if (!ctx.config.S3_ENDPOINT) removed.push(...(await sweepBlobPartials(ctx.config.BLOB_DIR, now)));
+  if (blobs && !ctx.config.S3_ENDPOINT) removed.push(...(await sweepBlobPartials(ctx.config.BLOB_DIR, now)));
   if (removed.length) ctx.log.info({ files: removed.length }, 'removed stranded temporary files');
   return { removed };
 }
@@ -99,13 +102,18 @@ async function sweepBlobPartials(blobDir: string, now: number): Promise<string[]
 }
 
 /**
- * Sweeps once now (awaited: the server starts whatever the data folder holds, a failing sweep is only
- * logged), warns when the data folder is below its free-space floor, then sweeps every 10 minutes.
- * Returns the function that stops the timer.
+ * Sweeps DATA_DIR/tmp once now (awaited, before any job runs; a failing sweep is only logged: the
+ * server starts whatever the data folder holds) and the blob store's folder in the background, warns
+ * when the data folder is below its free-space floor, then sweeps every 10 minutes. Returns the
+ * function that stops the timer.
  */
 export async function startScratchSweep(ctx: AppContext): Promise<() => Promise<void>> {
-  const sweep = (atStart: boolean) => sweepScratch(ctx, { atStart }).catch((error: unknown) => ctx.log.warn({ err: error }, 'sweeping temporary files failed'));
-  await sweep(true);
+  const sweep = (atStart: boolean, blobs = true) =>
+    sweepScratch(ctx, { atStart, blobs }).catch((error: unknown) => ctx.log.warn({ err: error }, 'sweeping temporary files failed'));
+  await sweep(true, false);
+  if (!ctx.config.S3_ENDPOINT) {
+    void sweepBlobPartials(ctx.config.BLOB_DIR, Date.now()).catch((error: unknown) => ctx.log.warn({ err: error }, 'sweeping temporary files failed'));
+  }
   const free = await freeMegabytes(ctx.config.DATA_DIR);
   if (free !== undefined && free < ctx.config.MIN_FREE_MB) {
     ctx.log.warn({ dataDir: ctx.config.DATA_DIR, freeMb: Math.floor(free), minFreeMb: ctx.config.MIN_FREE_MB }, 'the data folder is below its free-space floor: new merges and uploads are refused until space is freed');
