@@ -21,7 +21,7 @@ import type { BullQueueOptions } from './jobs/bullmq-runner.ts';
 import type { JobQueueOptions } from './jobs/runner.ts';
 import { createJobs } from './jobs/system.ts';
 import { EventBus } from './events/bus.ts';
-import { connectMerges, registerMergeJobs, startScratchSweep } from './modules/merges/index.ts';
+import { connectMerges, registerMergeJobs, startScratchSweep, sweepBeforeEmbeddedDb } from './modules/merges/index.ts';
 import { connectTemplates } from './modules/templates/index.ts';
 import { connectFonts } from './modules/fonts/index.ts';
 import { connectEmail, startEmail } from './modules/email/index.ts';
@@ -105,6 +105,7 @@ interface Core {
 /** Database, adapters, job kinds and module wiring: what every shape of process has. */
 async function openCore(config: Config, options: StartOptions, serveHttp: boolean): Promise<Core> {
   const log = options.log ?? createLogger(config);
+  if (!options.db) await sweepBeforeEmbeddedDb(config, log); // a stranded merge file must not keep PGlite from opening
   const db = options.db ?? (await openDb(config));
   const cleanups: Array<() => Promise<void>> = [() => db.close()];
   const runCleanups = async () => {

@@ -8,10 +8,12 @@
  */
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { mkdir, readdir, rm, statfs, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, statfs, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startServer } from '../src/boot.ts';
+import { loadConfig } from '../src/config.ts';
 import { sweepScratch } from '../src/modules/merges/index.ts';
 import { startTestServer, type TestServer } from './harness.ts';
 import { counterOf, mergeRequest, peopleCsv, setPlan, startMerge, templateWithSheet, waitForMerge, TEMPLATE_PDF } from './merge-support.ts';
@@ -178,6 +180,30 @@ describe.skipIf(!canMount)('a full disk (DATA_DIR on a tmpfs)', () => {
     expect((await startMerge(server, user.token, templateId, request)).status).toBe(202);
     expect((await waitForMerge(server, user.token, templateId, request.mergeId)).status).toBe('completed');
   });
+});
+
+describe.skipIf(!canMount)('the server starts whatever the data folder holds', () => {
+  it('a killed merge\'s .zip.partial that filled the disk does not keep the embedded database from opening', async () => {
+    const { dir, unmount } = mountTmpfs(200) as { dir: string; unmount: () => void };
+    try {
+      // The embedded database (PGlite) in DATA_DIR/db, as `sheaf serve` runs it by default.
+      const config = loadConfig({}, { DATA_DIR: dir, PORT: 0, LOG_LEVEL: 'silent', INBOUND_SMTP_PORT: null, SECRET_KEY: 'k'.repeat(40), MIN_FREE_MB: 0 });
+      await (await startServer(config)).close();
+      await mkdir(path.join(dir, 'tmp'), { recursive: true });
+      const partial = path.join(dir, 'tmp', 'AbCdEfGhIjKlMnOpQrSt-1.zip.partial');
+      await fill(dir, 0).then((filler) => rename(filler, partial)); // the merge's file took every byte left
+      expect(await freeBytes(dir)).toBe(0);
+      const server = await startServer(config);
+      try {
+        expect(await readdir(path.join(dir, 'tmp'))).toEqual([]);
+        expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      } finally {
+        await server.close();
+      }
+    } finally {
+      unmount();
+    }
+  }, 120_000);
 });
 
 describe('scratch files nobody owns', () => {

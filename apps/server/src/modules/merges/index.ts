@@ -10,7 +10,7 @@ export {
 } from './service.ts';
 export { registerMergeJobs, reconcileMerges } from './jobs.ts';
 export { connectMerges } from './subscriptions.ts';
-export { startScratchSweep, sweepScratch } from './scratch-sweep.ts';
+export { startScratchSweep, sweepScratch, sweepBeforeEmbeddedDb } from './scratch-sweep.ts';
 export { columnIndex } from './selection.ts';
 export { provideMergeFollowUp, frozenFollowUp, type MergeFollowUp, type FollowUpCheck, type DocumentOutput } from './hooks.ts';
 export type { MergeCompleted, MergeStopped } from './events.ts';

@@ -10,6 +10,8 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppContext } from '../../context.ts';
+import type { Config } from '../../config.ts';
+import { lockHolder } from '../../adapters/db/lock.ts';
 import { freeMegabytes } from '../../merge-output/storage-full.ts';
 import { ACTIVE_STATUSES } from './repository.ts';
 
@@ -99,6 +101,24 @@ async function sweepBlobPartials(blobDir: string, now: number): Promise<string[]
     removed.push(file);
   }
   return removed;
+}
+
+/**
+ * Before the embedded database opens: a merge's file that filled the disk before the process was killed
+ * would keep PGlite from starting (it writes its lock file and WAL first). PGlite serves one process,
+ * so when nobody holds its lock nobody writes DATA_DIR/tmp either: everything there goes.
+ */
+export async function sweepBeforeEmbeddedDb(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>, log: Pick<AppContext['log'], 'info' | 'warn'>): Promise<void> {
+  if (config.DATABASE_URL) return; // PostgreSQL, or memory://: nothing of the database lives in DATA_DIR
+  try {
+    if ((await lockHolder(path.join(config.DATA_DIR, 'db'))) !== null) return; // another process runs: its open fails
+    const tmpDir = path.join(config.DATA_DIR, 'tmp');
+    const names = await listNames(tmpDir);
+    for (const name of names) await rm(path.join(tmpDir, name), { recursive: true, force: true });
+    if (names.length) log.info({ files: names.length }, 'removed stranded temporary files');
+  } catch (error) {
+    log.warn({ err: error }, 'sweeping temporary files failed');
+  }
 }
 
 /**
