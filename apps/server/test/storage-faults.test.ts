@@ -11,9 +11,11 @@ import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, statfs, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer } from '../src/boot.ts';
 import { loadConfig } from '../src/config.ts';
+import { createLogger } from '../src/http/logger.ts';
 import { sweepScratch } from '../src/modules/merges/index.ts';
 import { startTestServer, type TestServer } from './harness.ts';
 import { counterOf, mergeRequest, peopleCsv, setPlan, startMerge, templateWithSheet, waitForMerge, TEMPLATE_PDF } from './merge-support.ts';
@@ -204,6 +206,30 @@ describe.skipIf(!canMount)('the server starts whatever the data folder holds', (
       unmount();
     }
   }, 120_000);
+
+  it('below MIN_FREE_MB it starts and logs a warning saying new merges and uploads are refused', async () => {
+    const { dir, unmount } = mountTmpfs(TMPFS_MB) as { dir: string; unmount: () => void };
+    let text = '';
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        text += chunk.toString();
+        done();
+      },
+    });
+    try {
+      const server = await startTestServer({ database: 'pglite', config: { DATA_DIR: dir, MIN_FREE_MB: 100, LOG_LEVEL: 'warn' }, log: createLogger({ LOG_LEVEL: 'warn' }, stream) });
+      try {
+        const warning = text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => String(line.msg).includes('free-space floor'));
+        expect(warning).toMatchObject({ level: 40, minFreeMb: 100 });
+        expect(warning!.freeMb).toBeLessThanOrEqual(TMPFS_MB);
+        expect((await server.inject('GET', '/users/me', { token: (await server.signUp()).token })).status).toBe(200);
+      } finally {
+        await server.close();
+      }
+    } finally {
+      unmount();
+    }
+  });
 });
 
 describe('scratch files nobody owns', () => {
