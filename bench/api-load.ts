@@ -10,19 +10,17 @@
  * For each: documents per second from the first start request to the last merge completed, and the
  * peak RSS of every process. Nothing is asserted: this is a measurement, not a test.
  */
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import pg from 'pg';
-import { BENCH_DIR, benchRow, prepareBenchInputs } from './fixtures.ts';
+import { benchRow, prepareBenchInputs } from './fixtures.ts';
 import { processTreeRss } from './process-rss.ts';
+import { ROOT, SHEAF, api, freePort, startSheaf, stopAll, upload, waitUntilAnswering, type Proc } from './service-support.ts';
 
-const ROOT = path.resolve(BENCH_DIR, '..');
-const SHEAF = path.join(ROOT, 'apps/server/bin/sheaf.mjs');
 const PASSWORD = 'Bench-passw0rd!-load';
 const run = promisify(execFile);
 
@@ -39,51 +37,6 @@ const MERGES = Number(values.merges);
 const ROWS = Number(values.rows);
 const USERS = Math.min(Number(values.users), MERGES);
 const WORKERS = Number(values.workers);
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  const port = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-interface Proc {
-  name: string;
-  child: ChildProcess;
-  peakRss: number;
-}
-
-function start(name: string, args: string[], env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, [SHEAF, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
-  return { name, child, peakRss: 0 };
-}
-
-async function waitUntilAnswering(url: string, proc: Proc): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (proc.child.exitCode !== null) throw new Error(`${proc.name} exited with ${proc.child.exitCode}`);
-    const response = await fetch(`${url}/v1/config`).catch(() => undefined);
-    if (response?.ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${proc.name} did not answer`);
-}
-
-async function api(base: string, method: string, urlPath: string, token?: string, body?: unknown) {
-  const response = await fetch(`${base}/v1${urlPath}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body instanceof FormData || body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (response.status >= 400) throw new Error(`${method} ${urlPath}: ${response.status} ${text.slice(0, 300)}`);
-  return text ? JSON.parse(text) : undefined;
-}
-
-const upload = (name: string, bytes: Uint8Array, type: string) => {
-  const form = new FormData();
-  form.set('file', new Blob([bytes], { type }), name);
-  return form;
-};
 
 function csv(rows: number): string {
   const lines = ['First,Last,Amount'];
@@ -159,13 +112,6 @@ async function measure(setup: string, procs: Proc[], url: string, setPlan: (emai
   }
 }
 
-async function stopAll(procs: Proc[]): Promise<void> {
-  await Promise.all(procs.map((proc) => new Promise<void>((resolve) => {
-    if (proc.child.exitCode !== null) return resolve();
-    proc.child.once('exit', () => resolve());
-    proc.child.kill('SIGTERM');
-  })));
-}
 
 const baseEnv = (dataDir: string, port: number) => ({
   DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, MIN_RESPONSE_MS: '0', LOG_LEVEL: 'silent',
@@ -176,7 +122,7 @@ async function oneProcess(): Promise<Outcome> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'sheaf-load-one-'));
   const port = await freePort();
   const env = baseEnv(dataDir, port);
-  const serve = start('sheaf serve', ['serve'], env);
+  const serve = startSheaf('sheaf serve', ['serve'], env);
   try {
     await waitUntilAnswering(`http://127.0.0.1:${port}`, serve);
     return await measure('one process (embedded defaults)', [serve], `http://127.0.0.1:${port}`, async (email) => {
@@ -198,10 +144,10 @@ async function scaledOut(): Promise<Outcome> {
   const port = await freePort();
   // Without S3 the processes share one files folder (as they would share a disk); each has its own scratch.
   const env = { ...baseEnv(dataDir, port), DATABASE_URL: databaseUrl, BLOB_DIR: path.join(dataDir, 'files'), ...(values.redis ? { REDIS_URL: values.redis } : {}) };
-  const procs = [start('sheaf serve --no-jobs', ['serve', '--no-jobs'], env)];
+  const procs = [startSheaf('sheaf serve --no-jobs', ['serve', '--no-jobs'], env)];
   try {
     await waitUntilAnswering(`http://127.0.0.1:${port}`, procs[0]!);
-    for (let w = 1; w <= WORKERS; w++) procs.push(start(`sheaf worker ${w}`, ['worker'], { ...env, DATA_DIR: path.join(dataDir, `worker-${w}`) }));
+    for (let w = 1; w <= WORKERS; w++) procs.push(startSheaf(`sheaf worker ${w}`, ['worker'], { ...env, DATA_DIR: path.join(dataDir, `worker-${w}`) }));
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     try {

@@ -12,19 +12,16 @@
  * per row). The template is the small one-page test PDF (fixtures/generated/corpus/classic-xref.pdf)
  * so that 100,000 documents fit on the disk twice (parts, then the ZIP). Nothing is asserted.
  */
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { BENCH_DIR } from './fixtures.ts';
 import { processTreeRss } from './process-rss.ts';
+import { ROOT, api, freePort, startSheaf, stopAll, upload, waitUntilAnswering } from './service-support.ts';
 
-const ROOT = path.resolve(BENCH_DIR, '..');
-const SHEAF = path.join(ROOT, 'apps/server/bin/sheaf.mjs');
 const PASSWORD = 'Bench-passw0rd!-large';
 
 const { values } = parseArgs({
@@ -39,51 +36,6 @@ const { values } = parseArgs({
 });
 const ROWS = Number(values.rows);
 const RANGE_ROWS = Number(values['range-rows']);
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  const port = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-interface Proc {
-  name: string;
-  child: ChildProcess;
-  peakRss: number;
-}
-
-function start(name: string, args: string[], env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, [SHEAF, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
-  return { name, child, peakRss: 0 };
-}
-
-async function waitUntilAnswering(url: string, proc: Proc): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (proc.child.exitCode !== null) throw new Error(`${proc.name} exited with ${proc.child.exitCode}`);
-    const response = await fetch(`${url}/v1/config`).catch(() => undefined);
-    if (response?.ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${proc.name} did not answer`);
-}
-
-async function api(base: string, method: string, urlPath: string, token?: string, body?: unknown) {
-  const response = await fetch(`${base}/v1${urlPath}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body instanceof FormData || body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (response.status >= 400) throw new Error(`${method} ${urlPath}: ${response.status} ${text.slice(0, 300)}`);
-  return text ? JSON.parse(text) : undefined;
-}
-
-const upload = (name: string, bytes: Uint8Array, type: string) => {
-  const form = new FormData();
-  form.set('file', new Blob([bytes], { type }), name);
-  return form;
-};
 
 const placeholder = (id: string, column: string, relativeY: number) => ({
   id, column, type: 'text', typeSettings: {}, pageNumber: 1, relativeX: 0.1, relativeY, relativeWidth: 0.6, relativeHeight: 0.05, relativeFontSize: 0.02,
@@ -118,7 +70,7 @@ async function runSetup(setup: string, workers: number, rangeRows: number): Prom
     MIN_RESPONSE_MS: '0', LOG_LEVEL: 'error', INBOUND_SMTP_PORT: 'off', SECRET_KEY: randomBytes(32).toString('base64url'),
     DATABASE_URL: databaseUrl, MERGE_CONCURRENCY: '1', MERGE_RANGE_ROWS: String(rangeRows),
   };
-  const procs = [start('serve --no-jobs', ['serve', '--no-jobs'], env)];
+  const procs = [startSheaf('serve --no-jobs', ['serve', '--no-jobs'], env, { showLogs: true })];
   const sampler = setInterval(() => {
     for (const proc of procs) if (proc.child.pid) proc.peakRss = Math.max(proc.peakRss, processTreeRss(proc.child.pid));
   }, 200);
@@ -126,7 +78,7 @@ async function runSetup(setup: string, workers: number, rangeRows: number): Prom
   try {
     const url = `http://127.0.0.1:${port}`;
     await waitUntilAnswering(url, procs[0]!);
-    for (let w = 1; w <= workers; w++) procs.push(start(`worker ${w}`, ['worker'], { ...env, DATA_DIR: path.join(dataDir, `worker-${w}`) }));
+    for (let w = 1; w <= workers; w++) procs.push(startSheaf(`worker ${w}`, ['worker'], { ...env, DATA_DIR: path.join(dataDir, `worker-${w}`) }, { showLogs: true }));
     await client.connect();
     const email = `large-${randomBytes(3).toString('hex')}@example.com`;
     const { token } = await api(url, 'POST', '/users/register', undefined, { firstName: 'Large', lastName: 'Merge', email, password: PASSWORD, confirmPassword: PASSWORD });
@@ -164,11 +116,7 @@ async function runSetup(setup: string, workers: number, rangeRows: number): Prom
   } finally {
     clearInterval(sampler);
     await client.end().catch(() => undefined);
-    await Promise.all(procs.map((proc) => new Promise<void>((resolve) => {
-      if (proc.child.exitCode !== null) return resolve();
-      proc.child.once('exit', () => resolve());
-      proc.child.kill('SIGTERM');
-    })));
+    await stopAll(procs);
     await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     await admin.end();
     await rm(dataDir, { recursive: true, force: true });

@@ -7,23 +7,13 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { BENCH_DIR } from './fixtures.ts';
+import { ROOT, SHEAF, freePort } from './service-support.ts';
 // npm start's own build helpers (a plain .mjs script).
 import { buildWebApp, webBuildIsStale } from '../scripts/start.mjs';
 
-const ROOT = path.resolve(BENCH_DIR, '..');
-const SHEAF = path.join(ROOT, 'apps/server/bin/sheaf.mjs');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  const port = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 export async function measureLoginBytes(): Promise<{ total: number; byType: Record<string, number>; requests: number }> {
   if (webBuildIsStale() && !buildWebApp()) throw new Error('the web app did not build');
