@@ -10,18 +10,11 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { SheafError, isSheafError, type ErrorCode, type ErrorParams } from '@sheaf/shared';
+import type { ErrorCode } from '@sheaf/shared';
+import { answerTask, replyError, type TaskLimits, type TaskReply } from './task-protocol.ts';
 
-type ChildReply<T> = { id: number; ok: true; value: T } | { id: number; ok: false; code: string; params: ErrorParams };
-
-export interface ChildLimits {
-  timeoutMs: number;
-  /** Resident memory of one child, all of it. */
-  maxMemoryMb: number;
-  /** The errors a timeout or exhausted memory become. */
-  timeoutError: () => SheafError;
-  memoryError: () => SheafError;
-}
+/** maxMemoryMb is the resident memory of one child, all of it. */
+export type ChildLimits = TaskLimits;
 
 /** How often a busy child's resident size is read. */
 const MEMORY_CHECK_MS = 50;
@@ -91,12 +84,12 @@ export class ChildPool<In, Out> {
     const child = fork(file, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const slot: Slot = { child };
     this.rest(slot);
-    child.on('message', (reply: ChildReply<Out>) => {
+    child.on('message', (reply: TaskReply<Out>) => {
       const job = slot.job;
       if (!job || reply.id !== job.id) return;
       this.finish(slot);
       if (reply.ok) job.resolve(reply.value);
-      else job.reject(new SheafError(reply.code as ErrorCode, reply.params));
+      else job.reject(replyError(reply));
     });
     child.on('error', (error) => this.fail(slot, error));
     child.on('exit', (code, signal) => {
@@ -173,15 +166,7 @@ export function residentMb(pid: number | undefined): number {
 /** Child side: answers every task sent to this process with `task`'s result or its catalogue error. */
 export function serveChildTasks<In, Out>(task: (input: In) => Promise<Out>, fallbackCode: ErrorCode): void {
   process.on('message', async ({ id, input }: { id: number; input: In }) => {
-    let reply: ChildReply<Out>;
-    try {
-      reply = { id, ok: true, value: await task(input) };
-    } catch (error) {
-      reply = isSheafError(error)
-        ? { id, ok: false, code: error.code, params: error.params }
-        : { id, ok: false, code: fallbackCode, params: { detail: (error instanceof Error ? error.message : String(error)).slice(0, 200) } };
-    }
-    process.send!(reply);
+    process.send!(await answerTask(task, id, input, fallbackCode));
   });
   // The parent going away ends the child too.
   process.on('disconnect', () => process.exit(0));

@@ -10,17 +10,11 @@
  */
 import { Worker, parentPort } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
-import { SheafError, isSheafError, type ErrorCode, type ErrorParams } from '@sheaf/shared';
+import type { ErrorCode } from '@sheaf/shared';
+import { answerTask, replyError, type TaskLimits, type TaskReply } from './task-protocol.ts';
 
-type WorkerReply<T> = { id: number; ok: true; value: T } | { id: number; ok: false; code: string; params: ErrorParams };
-
-export interface WorkerLimits {
-  timeoutMs: number;
-  maxMemoryMb: number;
-  /** The errors a timeout or an exhausted heap become. */
-  timeoutError: () => SheafError;
-  memoryError: () => SheafError;
-}
+/** maxMemoryMb is the V8 heap of one worker (ArrayBuffers are not counted: child-pool.ts counts all). */
+export type WorkerLimits = TaskLimits;
 
 interface Job {
   input: unknown;
@@ -69,12 +63,12 @@ export class WorkerPool<In, Out> {
       : new Worker(this.entry, { resourceLimits });
     worker.unref(); // an idle worker must not keep the process alive
     const slot: Slot = { worker };
-    worker.on('message', (reply: WorkerReply<Out>) => {
+    worker.on('message', (reply: TaskReply<Out>) => {
       const job = slot.job;
       if (!job) return;
       this.finish(slot);
       if (reply.ok) job.resolve(reply.value);
-      else job.reject(new SheafError(reply.code as ErrorCode, reply.params));
+      else job.reject(replyError(reply));
     });
     worker.on('error', (error: Error & { code?: string }) => {
       this.fail(slot, error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? this.limits.memoryError() : error);
@@ -113,15 +107,7 @@ export class WorkerPool<In, Out> {
 /** Worker side: answers every task posted to this worker with `task`'s result or its catalogue error. */
 export function serveTasks<In, Out>(task: (input: In) => Promise<Out>, fallbackCode: ErrorCode): void {
   parentPort!.on('message', async ({ id, input }: { id: number; input: In }) => {
-    let reply: WorkerReply<Out>;
-    try {
-      reply = { id, ok: true, value: await task(input) };
-    } catch (error) {
-      reply = isSheafError(error)
-        ? { id, ok: false, code: error.code, params: error.params }
-        : { id, ok: false, code: fallbackCode, params: { detail: (error instanceof Error ? error.message : String(error)).slice(0, 200) } };
-    }
-    parentPort!.postMessage(reply);
+    parentPort!.postMessage(await answerTask(task, id, input, fallbackCode));
   });
 }
 
