@@ -12,7 +12,7 @@ import { newId } from '../ids.ts';
 import { executeJob, type JobLog } from './execute.ts';
 import type { RedisLink } from './redis.ts';
 import { currentRequestId } from './request-scope.ts';
-import { cancelJob, claimById, finishJob, handBackJob, insertJob, jobState, pendingJobs, renewLeases } from './rows.ts';
+import { cancelJob, claimById, finishJob, handBackJob, insertJob, jobState, pendingJobs, renewRunningLeases } from './rows.ts';
 import { JobCancelled, JobShutdown } from './signals.ts';
 import type { EnqueueOptions, JobHandler, JobQueue } from './types.ts';
 
@@ -148,11 +148,8 @@ export function createBullQueue(redis: RedisLink, db: Db, log: JobLog, name: str
   }
 
   async function renew(): Promise<void> {
-    if (running.size === 0) return;
-    const ids = [...running.keys()];
     try {
-      const alive = await renewLeases(db, ids, leaseMs);
-      for (const id of ids) if (!alive.has(id)) running.get(id)?.controller.abort(new JobCancelled());
+      await renewRunningLeases(db, running, leaseMs);
     } catch (error) {
       log.error({ err: error, queue: name }, 'job queue: renewing leases failed');
     }

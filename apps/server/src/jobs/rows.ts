@@ -4,6 +4,7 @@
  * belongs to, so a run that lost its claim (lease ran out, cancelled) cannot overwrite a newer one.
  */
 import type { Db, Queryable } from '../adapters/db/types.ts';
+import { JobCancelled } from './signals.ts';
 
 export interface JobRow {
   id: string;
@@ -97,13 +98,19 @@ export async function handBackJob(db: Db, id: string, attempt: number): Promise<
   );
 }
 
-/** Extends the leases of these running jobs; returns the ids still running (the others were cancelled). */
-export async function renewLeases(db: Db, ids: string[], leaseMs: number): Promise<Set<string>> {
+/**
+ * Extends the leases of the jobs running in this process; a job whose row is no longer 'running' was
+ * cancelled elsewhere, and its run is aborted.
+ */
+export async function renewRunningLeases(db: Db, running: ReadonlyMap<string, { controller: AbortController }>, leaseMs: number): Promise<void> {
+  if (running.size === 0) return;
+  const ids = [...running.keys()];
   const kept = await db.query<{ id: string }>(
     `UPDATE jobs SET lease_until = ${later(2)}, updated_at = now() WHERE id = ANY($1::text[]) AND status = 'running' RETURNING id`,
     [ids, leaseMs],
   );
-  return new Set(kept.map((row) => row.id));
+  const alive = new Set(kept.map((row) => row.id));
+  for (const id of ids) if (!alive.has(id)) running.get(id)?.controller.abort(new JobCancelled());
 }
 
 /** Marks a queued or running job cancelled; true when it was. */

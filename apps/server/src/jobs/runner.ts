@@ -8,7 +8,7 @@ import type { Db } from '../adapters/db/types.ts';
 import { newId } from '../ids.ts';
 import { executeJob, type JobLog } from './execute.ts';
 import { currentRequestId } from './request-scope.ts';
-import { cancelJob, claimNext, finishJob, handBackJob, insertJob, renewLeases, requeueExpired, type JobRow } from './rows.ts';
+import { cancelJob, claimNext, finishJob, handBackJob, insertJob, renewRunningLeases, requeueExpired, type JobRow } from './rows.ts';
 import { JobCancelled, JobShutdown } from './signals.ts';
 import type { EnqueueOptions, JobHandler, JobQueue } from './types.ts';
 
@@ -97,11 +97,8 @@ export function createJobQueue(db: Db, log: JobLog, options: JobQueueOptions = {
 
   /** Extends the leases of the jobs running here; a job whose row is no longer 'running' was cancelled elsewhere. */
   async function renew(): Promise<void> {
-    if (running.size === 0) return;
-    const ids = [...running.keys()];
     try {
-      const alive = await renewLeases(db, ids, leaseMs);
-      for (const id of ids) if (!alive.has(id)) running.get(id)?.controller.abort(new JobCancelled());
+      await renewRunningLeases(db, running, leaseMs);
     } catch (error) {
       log.error({ err: error }, 'job runner: renewing leases failed');
     }
