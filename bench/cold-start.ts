@@ -10,16 +10,15 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_DIR, benchRow, prepareBenchInputs } from './fixtures.ts';
 import { processTreeRss } from './process-rss.ts';
+import { ROOT as REPO_ROOT, SHEAF, freePort } from './service-support.ts';
 import { BENCH_FIELDS, type BenchResult } from './types.ts';
 
-const REPO_ROOT = path.resolve(BENCH_DIR, '..');
-const SHEAF_BIN = path.resolve(process.env.SHEAF_BIN ?? path.join(REPO_ROOT, 'apps/server/bin/sheaf.mjs'));
+const SHEAF_BIN = path.resolve(process.env.SHEAF_BIN ?? SHEAF);
 const PEER_SCRIPT = path.join(BENCH_DIR, 'cold-start/pdf-lib-one-row.mjs');
 const PAGE = { width: 595.28, height: 841.89 };
 /** How long `sheaf serve` stays idle before its memory is read ("at rest"). */
@@ -50,15 +49,6 @@ function sheafPlaceholders() {
   }));
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
-}
 
 export async function benchOneRowMerge(runs: number): Promise<BenchResult[]> {
   const { templatePath } = await prepareBenchInputs(1);

@@ -6,7 +6,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -16,6 +15,7 @@ import { newId } from '../src/ids.ts';
 import { createPostgresDatabase, forEachDatabase, type TestDatabase } from './harness.ts';
 import { EMAIL_PLACEHOLDERS, SINK_USER, recipientsCsv, startMailSink, type MailSink } from './mail-support.ts';
 import { TEMPLATE_PDF } from './merge-support.ts';
+import { freePort } from './free-port.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const SHEAF = path.join(ROOT, 'apps/server/bin/sheaf.mjs');
@@ -23,12 +23,6 @@ const ROWS = 500;
 const CONCURRENCY = 4;
 const run = promisify(execFile);
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  const port = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 interface Serve {
   child: ChildProcess;

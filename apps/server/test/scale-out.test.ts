@@ -8,7 +8,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -19,6 +18,7 @@ import { EMAIL_PLACEHOLDERS, SINK_USER, recipientsCsv, startMailSink, type MailS
 import { NAME_PLACEHOLDERS, TEMPLATE_PDF, peopleCsv, pdfsInZip } from './merge-support.ts';
 import { startRedis, type TestRedis } from './redis-server.ts';
 import { startTestS3, type TestS3 } from './s3-server.ts';
+import { freePort } from './free-port.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const SHEAF = path.join(ROOT, 'apps/server/bin/sheaf.mjs');
@@ -27,12 +27,6 @@ const RECIPIENTS = 120;
 const MAIL_CONCURRENCY = 4;
 const PASSWORD = 'Sheaf-test-passw0rd!';
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  const port = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 interface Proc {
   name: string;
