@@ -50,6 +50,7 @@ export async function assembleMerge(ctx: AppContext, merge: MergeRow, signal: Ab
     const parts = ranges.map((range) => ({ key: blobLayout.merge.part(mergeId, range.range_index) }));
     const { size } = await ctx.blobs.compose([...parts, { bytes: centralDirectory(manifests) }], blobLayout.merge.result(mergeId, fileName));
     await output?.store();
+    await rm(indexFile, { force: true }); // stored: a completed merge leaves nothing in tmp
     signal.throwIfAborted();
 
     const documents = manifests.reduce((sum, manifest) => sum + manifest.entries.length, 0);

@@ -66,6 +66,8 @@ export async function runMergeJob(ctx: AppContext, payload: MergeJobPayload, job
     await ctx.blobs.put(blobLayout.merge.result(mergeId, made.fileName), createReadStream(tmpFile));
     // What the per-document output collected goes with the ZIP (an emailed merge: its document index).
     await made.output?.store();
+    // Stored: the scratch files go before the merge shows as completed, so a finished merge leaves nothing in tmp.
+    await removeScratch(tmpFile);
     job.signal.throwIfAborted();
     const afterCommit = new AfterCommit();
     const completed = await ctx.db.transaction(async (tx) => {
@@ -99,10 +101,14 @@ export async function runMergeJob(ctx: AppContext, payload: MergeJobPayload, job
     if (job.attempt < MERGE_MAX_ATTEMPTS) throw error; // the runner tries again with backoff
     await markEnded(ctx.db, ownerId, mergeId, 'error', { code: 'generic/something-wrong', message: formatErrorMessage('generic/something-wrong') });
   } finally {
-    await rm(tmpFile, { force: true });
-    await rm(indexFileOf(tmpFile), { force: true });
+    await removeScratch(tmpFile);
     release();
   }
+}
+
+async function removeScratch(tmpFile: string): Promise<void> {
+  await rm(tmpFile, { force: true });
+  await rm(indexFileOf(tmpFile), { force: true });
 }
 
 /** A scratch file the per-document output may write (removed with the job's temporary file). */

@@ -66,6 +66,7 @@ export async function runMergeRange(ctx: AppContext, payload: MergeRangePayload,
     } else {
       await mkdir(tmpDir, { recursive: true });
       const made = await makePart(ctx, merge, payload, tmpFile, signal, () => stopped.abort(new Error('merge stopped')));
+      await rm(tmpFile, { force: true }); // stored: nothing of it stays in tmp while the merge is assembled
       finish = await ctx.db.transaction((tx) => finishRange(tx, ownerId, mergeId, index, made));
     }
     if (finish === 'stopped') await dropPart();
