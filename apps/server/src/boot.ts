@@ -25,6 +25,7 @@ import { connectMerges, registerMergeJobs, startScratchSweep, sweepBeforeEmbedde
 import { connectTemplates } from './modules/templates/index.ts';
 import { connectFonts } from './modules/fonts/index.ts';
 import { connectEmail, startEmail } from './modules/email/index.ts';
+import { registerAuthJobs } from './modules/auth/index.ts';
 import { buildApp } from './http/server.ts';
 import { readinessCheck, startHealthServer, type ReadinessCheck } from './http/health.ts';
 import { startAdminSocket } from './admin/socket.ts';
@@ -115,7 +116,9 @@ async function openCore(config: Config, options: StartOptions, serveHttp: boolea
   };
   try {
     // Redis (REDIS_URL) first: unreachable, or evicting keys, and the process stops before it migrates.
-    const backend = await openJobBackend(config, db, log, options.jobOptions);
+    // The embedded database is this process's alone: jobs it finds running were a dead process's.
+    const ownsDatabase = !options.db && !config.DATABASE_URL;
+    const backend = await openJobBackend(config, db, log, { ...options.jobOptions, ...(ownsDatabase ? { ownsDatabaseSince: new Date() } : {}) });
     let backendOwned = true; // until the job runners own it (jobs.stop() closes it then)
     cleanups.push(async () => {
       if (backendOwned) await backend.close();
@@ -160,6 +163,7 @@ async function openCore(config: Config, options: StartOptions, serveHttp: boolea
 async function startJobs(core: Core, runJobs: boolean): Promise<void> {
   const { ctx, cleanups } = core;
   await registerMergeJobs(ctx);
+  await registerAuthJobs(ctx); // the daily sweep of old sign-in attempts
   if (runJobs) await ctx.jobs.start();
   // The mailing kind and the bounce listener; the listener stops before the job runners.
   const email = await startEmail(ctx);
@@ -169,7 +173,10 @@ async function startJobs(core: Core, runJobs: boolean): Promise<void> {
 function closeOnSignals(log: FastifyBaseLogger, close: () => Promise<void>): void {
   const onSignal = (signal: NodeJS.Signals) => {
     log.info({ signal }, 'shutting down');
-    void close().then(() => process.exit(0));
+    void close().then(() => {
+      log.info('shut down'); // the last line: a write stuck in the kernel may still hold the exit back
+      process.exit(0);
+    });
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);

@@ -20,6 +20,11 @@ export interface Limit {
 const FIFTEEN_MINUTES = 15 * 60;
 const ONE_HOUR = 60 * 60;
 const ONE_DAY = 24 * ONE_HOUR;
+/**
+ * No limit counts further back than this (the sender codes' 30 days, a known client's 30 days): the
+ * daily sweep (attempts-sweep.ts) deletes older attempts, so takeAttempts refuses a longer window.
+ */
+export const LONGEST_WINDOW_SECONDS = 30 * ONE_DAY;
 
 export const LIMITS = {
   /** Failed sign-ins (and current-password checks) per account from one client (IP address). */
@@ -37,7 +42,7 @@ export const LIMITS = {
 } as const satisfies Record<string, Limit>;
 
 /** How long a client that signed in (or reset the password) stays known to the account. */
-const KNOWN_CLIENT_SECONDS = 30 * ONE_DAY;
+const KNOWN_CLIENT_SECONDS = LONGEST_WINDOW_SECONDS;
 
 export interface LimitedKey {
   key: string;
@@ -76,6 +81,8 @@ export const resetKeys = (email: string, ip: string): LimitedKey[] => [
  * used up its window (a refused request is not counted, so hammering does not extend the wait).
  */
 export async function takeAttempts(db: Db, keys: readonly LimitedKey[]): Promise<void> {
+  const tooLong = keys.find(({ limit }) => limit.windowSeconds > LONGEST_WINDOW_SECONDS);
+  if (tooLong) throw new Error(`rate limit ${tooLong.key}: a window longer than the sweep keeps (${LONGEST_WINDOW_SECONDS} s)`);
   const taken = await db.transaction(async (tx) => {
     await lockAttemptKeys(tx, keys.map(({ key }) => key));
     for (const { key, limit } of keys) {

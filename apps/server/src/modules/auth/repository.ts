@@ -133,6 +133,19 @@ export async function clearAttempts(q: Queryable, key: string): Promise<void> {
   await q.query('DELETE FROM auth_attempts WHERE key = $1', [key]);
 }
 
+/** Deletes up to `batch` attempts, of any key, older than `seconds`; returns how many. */
+export async function deleteAttemptsOlderThan(q: Queryable, seconds: number, batch: number): Promise<number> {
+  const [row] = await q.query<{ n: number }>(
+    `WITH gone AS (
+       DELETE FROM auth_attempts WHERE ctid = ANY(ARRAY(
+         SELECT ctid FROM auth_attempts WHERE attempted_at <= now() - make_interval(secs => $1) LIMIT $2))
+       RETURNING 1)
+     SELECT count(*)::int AS n FROM gone`,
+    [seconds, batch],
+  );
+  return row?.n ?? 0;
+}
+
 /** Forgets the attempts of every key that starts with `prefix` (compared as text, not as a LIKE pattern). */
 export async function clearAttemptsStartingWith(q: Queryable, prefix: string): Promise<void> {
   await q.query('DELETE FROM auth_attempts WHERE left(key, length($1)) = $1', [prefix]);
