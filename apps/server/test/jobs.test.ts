@@ -195,5 +195,21 @@ forEachDatabase((database) => {
       await waitForStatus(later, 'done');
       await db.query('DELETE FROM jobs WHERE id = $1', [alive]);
     });
+
+    it('on a database it alone holds, takes back at once what a killed process left running, lease or not', async () => {
+      const kind = `killed-${newId()}`;
+      // A process killed a moment ago: its lease still has most of its time to run.
+      const left = newId();
+      await db.query(
+        `INSERT INTO jobs (id, kind, payload, status, attempts, lease_until, updated_at) VALUES ($1, $2, '{}', 'running', 1, now() + interval '1 hour', now() - interval '1 second')`,
+        [left, kind],
+      );
+      const runs: number[] = [];
+      await runner(kind, async (_payload, context) => {
+        runs.push(context.attempt);
+      }, { ownsDatabaseSince: new Date() });
+      await waitForStatus(left, 'done');
+      expect(runs).toEqual([2]);
+    });
   });
 });

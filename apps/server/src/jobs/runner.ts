@@ -26,6 +26,8 @@ export interface JobQueueOptions {
   backoffMs?: number;
   /** How long stop() waits for handlers to notice the abort before leaving them to their lease. */
   stopTimeoutMs?: number;
+  /** Set when this process alone holds the database (embedded): when it opened it. */
+  ownsDatabaseSince?: Date;
 }
 
 interface Running {
@@ -134,9 +136,9 @@ export function createJobQueue(db: Db, log: JobLog, options: JobQueueOptions = {
 
     async start(): Promise<void> {
       if (started) return;
-      // A 'running' row whose lease ran out belonged to a process that died: hand it back (or give
-      // up on it once it has used all its attempts).
-      await requeueExpired(db);
+      // A 'running' row whose lease ran out (or, on a database this process alone holds, claimed before
+      // it opened) belonged to a process that died: hand it back (or give up once it used all its attempts).
+      await requeueExpired(db, options.ownsDatabaseSince);
       started = true;
       pollTimer = setInterval(() => void pump(), pollMs);
       pollTimer.unref();
@@ -159,7 +161,12 @@ export function createJobQueue(db: Db, log: JobLog, options: JobQueueOptions = {
       clearTimeout(timer);
       for (const [id, entry] of entries) {
         // A handler still busy after the grace period keeps its row: its lease will run out.
-        if (!running.has(id)) await handBackJob(db, id, entry.attempt);
+        if (running.has(id)) {
+          log.warn({ jobId: id }, 'job still running at shutdown: left to its lease');
+          continue;
+        }
+        await handBackJob(db, id, entry.attempt);
+        log.info({ jobId: id }, 'job handed back');
       }
     },
   };
