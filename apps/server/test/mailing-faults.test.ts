@@ -51,7 +51,7 @@ describe.skipIf(!probe)('a mailing on a disk that fills up', () => {
   beforeAll(async () => {
     mounted = mountTmpfs(48)!;
     sink = await startMailSink();
-    server = await startTestServer({ database: 'pglite', config: { DATA_DIR: mounted.dir, MIN_FREE_MB: 0, SMTP_ALLOW_PRIVATE_HOSTS: true, INBOUND_SMTP_PORT: 'off', MAIL_CONCURRENCY: CONCURRENCY, MAIL_RETRY_BASE_MS: 100 } });
+    server = await startTestServer({ database: 'pglite', config: { DATA_DIR: mounted.dir, MIN_FREE_MB: 0, SMTP_ALLOW_PRIVATE_HOSTS: true, MAIL_CONCURRENCY: CONCURRENCY, MAIL_RETRY_BASE_MS: 100 } });
   });
   afterAll(async () => {
     sink?.release();
