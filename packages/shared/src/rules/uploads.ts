@@ -77,6 +77,16 @@ export const BLOCKED_ATTACHMENT_EXTENSIONS: ReadonlySet<string> = new Set([
   'vxd', 'wsc', 'wsf', 'wsh', 'xll',
 ]);
 
+/**
+ * The blocked extension of a file name (lower case), or null: the one rule for attachments and for the
+ * files inside an attached archive (rules/archives.ts). Trailing dots and blanks are dropped first, as
+ * Windows drops them when it saves the file ("setup.exe." runs as setup.exe).
+ */
+export function blockedExtensionOf(fileName: string): string | null {
+  const extension = fileExtension(fileName.replace(/[. ]+$/, ''));
+  return BLOCKED_ATTACHMENT_EXTENSIONS.has(extension) ? extension : null;
+}
+
 /** Why an attachment cannot be sent, as a catalogue code, or null when a mail client would send it. */
 export type AttachmentRefusal = 'email/attachment-empty' | 'email/attachment-blocked-type' | 'email/attachment-executable';
 
@@ -87,8 +97,8 @@ export type AttachmentRefusal = 'email/attachment-empty' | 'email/attachment-blo
  */
 export function attachmentRefusal(fileName: string, bytes: Uint8Array | { length: number }): AttachmentRefusal | null {
   if (bytes.length === 0) return 'email/attachment-empty';
-  if (BLOCKED_ATTACHMENT_EXTENSIONS.has(fileExtension(fileName))) return 'email/attachment-blocked-type';
-  if (bytes instanceof Uint8Array && isExecutable(bytes)) return 'email/attachment-executable';
+  if (blockedExtensionOf(fileName)) return 'email/attachment-blocked-type';
+  if (bytes instanceof Uint8Array && looksExecutable(bytes)) return 'email/attachment-executable';
   return null;
 }
 
@@ -100,6 +110,7 @@ const EXECUTABLE_MAGIC: readonly number[][] = [
   [0x23, 0x21], // #! scripts
 ];
 
-function isExecutable(bytes: Uint8Array): boolean {
+/** A program by its first bytes, whatever it is called. */
+export function looksExecutable(bytes: Uint8Array): boolean {
   return EXECUTABLE_MAGIC.some((magic) => magic.every((byte, index) => bytes[index] === byte));
 }
