@@ -75,14 +75,22 @@ forEachDatabase((database: TestDatabase) => {
       const copy = await server.inject('POST', `/templates/${templateId}/copy`, { token: user.token });
       expect(copy.status).toBe(201);
       expect(copy.json.email.staticAttachments.map((item: { name: string }) => item.name).sort()).toEqual(['Terms (2024).pdf', 'more.pdf']);
-      expect(await server.ctx.blobs.exists(blobLayout.template.attachment(copy.json.id, 'more.pdf'))).toBe(true);
+      // Where an attachment's file is: its name's file id in the template row.
+      const attachmentKey = async (id: string, name: string) => {
+        const [row] = await server.ctx.db.query<{ attachment_files: Record<string, string> }>('SELECT attachment_files FROM templates WHERE id = $1', [id]);
+        return blobLayout.template.attachment(id, name, row?.attachment_files[name]);
+      };
+      const copiedMore = await attachmentKey(copy.json.id, 'more.pdf');
+      expect(await server.ctx.blobs.exists(copiedMore)).toBe(true);
+      const terms = await attachmentKey(templateId, 'Terms (2024).pdf');
 
       const removed = await server.inject('DELETE', `/templates/${templateId}/attachments/more.pdf`, { token: user.token });
       expect(removed.json.staticAttachments).toEqual([{ name: 'Terms (2024).pdf', size: 3 * 1024 * 1024 }]);
       expect((await server.inject('DELETE', `/templates/${templateId}/attachments/more.pdf`, { token: user.token })).json.code).toBe('email/attachment-not-found');
-      expect(await server.ctx.blobs.exists(blobLayout.template.attachment(copy.json.id, 'more.pdf'))).toBe(true);
+      expect(await server.ctx.blobs.exists(copiedMore)).toBe(true);
+      expect(await server.ctx.blobs.exists(terms)).toBe(true);
       expect((await server.inject('DELETE', `/templates/${templateId}`, { token: user.token })).status).toBe(200);
-      expect(await server.ctx.blobs.exists(blobLayout.template.attachment(templateId, 'Terms (2024).pdf'))).toBe(false);
+      expect(await server.ctx.blobs.exists(terms)).toBe(false);
     });
 
     it('counts valid and invalid recipients, several per cell', async () => {

@@ -104,7 +104,8 @@ describe('a PDF decompression bomb', () => {
   it('stored all the same (from before the budget), fails its preview and a one-row merge fast', async () => {
     const placeholders = [textPlaceholder('first', 'First', 0.2)];
     const id = await templateWithSheet(server, token, peopleCsv(1), placeholders);
-    await server.ctx.blobs.put(blobLayout.template.pdf(id), bomb);
+    const [row] = await server.ctx.db.query<{ file_id: string | null }>('SELECT file_id FROM templates WHERE id = $1', [id]);
+    await server.ctx.blobs.put(blobLayout.template.pdf(id, row?.file_id), bomb);
 
     const preview = await whilePinging(server, () =>
       server.inject('POST', `/templates/${id}/preview`, { token, body: { placeholders, startRow: 2, endRow: 2 } }));

@@ -3,13 +3,14 @@
  * characters on every upload route answer 201 with a clean name or 400 with a catalogue message, never
  * 500; a file and its row are one unit (a failed switch keeps the old sheet and its facts, across a
  * restart too, and leaves no file behind); images are judged by the pixels their header claims; fonts
- * by their table directory and size; static attachments as a mail client would send them.
+ * by their table directory and size; static attachments as a mail client would send them (a ZIP is
+ * looked into: a program inside, a password or a damaged directory refuse it).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { deflateSync } from 'node:zlib';
+import { crc32, deflateRawSync, deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FONT_BYTES, type ExcelSheetResponse, type TemplateDetail } from '@sheaf/shared';
 import { loadConfig, type ConfigOverrides } from '../src/config.ts';
@@ -57,6 +58,47 @@ function jpegClaiming(width: number, height: number): Uint8Array {
   const app0 = Buffer.from([0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]);
   const sof = Buffer.from([0xff, 0xc0, 0x00, 0x0b, 0x08, height >> 8, height & 0xff, width >> 8, width & 0xff, 0x01, 0x01, 0x11, 0x00]);
   return new Uint8Array(Buffer.concat([Buffer.from([0xff, 0xd8]), app0, sof, Buffer.from([0xff, 0xd9])]));
+}
+
+/**
+ * A ZIP as zip tools write it (deflated entries, CRCs, central directory). `encrypted` sets the
+ * general-purpose flag ZipCrypto archives carry (the check reads only the directory, never the data).
+ */
+function zipOf(files: Record<string, Uint8Array>, options: { encrypted?: boolean } = {}): Uint8Array {
+  const locals: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const [name, data] of Object.entries(files)) {
+    const packed = deflateRawSync(data);
+    const nameBytes = Buffer.from(name, 'utf8');
+    const header = Buffer.alloc(30);
+    header.writeUInt32LE(0x04034b50, 0);
+    header.writeUInt16LE(20, 4);
+    header.writeUInt16LE(0x800 | (options.encrypted ? 1 : 0), 6);
+    header.writeUInt16LE(8, 8);
+    header.writeUInt32LE(crc32(data), 14);
+    header.writeUInt32LE(packed.length, 18);
+    header.writeUInt32LE(data.length, 22);
+    header.writeUInt16LE(nameBytes.length, 26);
+    const entry = Buffer.alloc(46);
+    entry.writeUInt32LE(0x02014b50, 0);
+    entry.writeUInt16LE(20, 4);
+    entry.writeUInt16LE(20, 6);
+    header.copy(entry, 8, 6, 30); // flags, method, time, date, CRC, sizes, name length
+    entry.writeUInt16LE(0, 30); // extra length (the copy put the local one's there)
+    entry.writeUInt32LE(offset, 42);
+    locals.push(header, nameBytes, packed);
+    central.push(entry, nameBytes);
+    offset += header.length + nameBytes.length + packed.length;
+  }
+  const directory = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(Object.keys(files).length, 8);
+  end.writeUInt16LE(Object.keys(files).length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return new Uint8Array(Buffer.concat([...locals, directory, end]));
 }
 
 /** Makes every statement `event` on `table` fail, as a database fault would, until the returned function runs. */
@@ -176,7 +218,7 @@ forEachDatabase((database: TestDatabase) => {
       const terms = await makePdf({ pages: 1, title: 'TERMS' });
       expect((await upload(`/templates/${id}/images`, 'logo.png', logo)).status).toBe(201);
       expect((await upload(`/templates/${id}/attachments`, 'terms.pdf', terms)).status).toBe(201);
-      const stored = async (key: string) => Buffer.from(await server.ctx.blobs.get(key));
+      const before = await blobKeys(server.config.BLOB_DIR);
       const restoreImages = await failEvery(server, 'template_images', 'INSERT');
       const restoreTemplates = await failEvery(server, 'templates', 'UPDATE');
       try {
@@ -187,9 +229,12 @@ forEachDatabase((database: TestDatabase) => {
         await restoreImages();
         await restoreTemplates();
       }
-      expect((await stored(blobLayout.template.image(id, 'logo.png'))).equals(Buffer.from(logo))).toBe(true);
-      expect((await stored(blobLayout.template.attachment(id, 'terms.pdf'))).equals(Buffer.from(terms))).toBe(true);
-      expect(await server.ctx.blobs.exists(blobLayout.template.attachment(id, 'other.pdf'))).toBe(false);
+      // The files the rows name are the old ones, and the refused uploads left none of theirs behind.
+      const [image] = await server.ctx.db.query<{ file_id: string | null }>('SELECT file_id FROM template_images WHERE template_id = $1', [id]);
+      const [template] = await server.ctx.db.query<{ attachment_files: Record<string, string> }>('SELECT attachment_files FROM templates WHERE id = $1', [id]);
+      expect(Buffer.from(await server.ctx.blobs.get(blobLayout.template.image(id, 'logo.png', image?.file_id))).equals(Buffer.from(logo))).toBe(true);
+      expect(Buffer.from(await server.ctx.blobs.get(blobLayout.template.attachment(id, 'terms.pdf', template?.attachment_files['terms.pdf']))).equals(Buffer.from(terms))).toBe(true);
+      expect(await blobKeys(server.config.BLOB_DIR)).toEqual(before);
       const detail = (await server.inject('GET', `/templates/${id}`, { token })).json as TemplateDetail;
       expect(detail.images).toEqual([{ name: 'logo.png', size: logo.length }]);
       expect(detail.email.staticAttachments).toEqual([{ name: 'terms.pdf', size: terms.length }]);
@@ -248,6 +293,50 @@ forEachDatabase((database: TestDatabase) => {
       }
       const listed = (await server.inject('GET', `/templates/${id}`, { token })).json as TemplateDetail;
       expect(listed.email.staticAttachments.map((item) => item.name)).toEqual(['terms.pdf', 'data.csv', 'photo.png']);
+    });
+  });
+
+  describe('attached archives', () => {
+    let server: TestServer;
+    let token: string;
+
+    beforeAll(async () => {
+      server = await startTestServer({ database });
+      token = (await server.signUp()).token;
+    });
+    afterAll(async () => {
+      await server.close();
+    });
+
+    it('refuses a ZIP carrying a program, a password-protected or unreadable one, with their reason, and sends a ZIP of PDFs', async () => {
+      const created = await server.inject('POST', '/templates', { token, file: { name: 'Letter.pdf', bytes: await makePdf({ pages: 1 }), type: FILE_TYPE } });
+      const id = (created.json as TemplateDetail).id;
+      const attach = (name: string, bytes: Uint8Array) => server.inject('POST', `/templates/${id}/attachments`, { token, file: { name, bytes, type: FILE_TYPE } });
+      const pdf = await makePdf({ pages: 1 });
+
+      const tools = await attach('tools.zip', zipOf({ 'readme.txt': new TextEncoder().encode('read me'), 'bin/setup.exe': new TextEncoder().encode('MZ program') }));
+      expect(tools.status).toBe(400);
+      expect(tools.json).toMatchObject({
+        code: 'email/attachment-archive-blocked', message: 'The archive "tools.zip" contains "setup.exe", a type of file mail servers refuse.',
+      });
+      // Called anything else, a ZIP is still looked into.
+      const renamed = await attach('scripts.dat', zipOf({ 'run.vbs': new TextEncoder().encode('WScript.Echo 1') }));
+      expect(renamed.json).toMatchObject({ code: 'email/attachment-archive-blocked', params: { name: 'scripts.dat', entry: 'run.vbs' } });
+      const locked = await attach('secret.zip', zipOf({ 'terms.pdf': pdf }, { encrypted: true }));
+      expect(locked.status).toBe(400);
+      expect(locked.json).toMatchObject({
+        code: 'email/attachment-archive-encrypted', message: 'The archive "secret.zip" is password-protected: mail servers refuse archives they cannot scan.',
+      });
+      const whole = zipOf({ 'terms.pdf': pdf });
+      const cut = await attach('cut.zip', whole.subarray(0, whole.length - 40));
+      expect(cut.json).toMatchObject({
+        code: 'email/attachment-archive-unreadable', message: 'The archive "cut.zip" could not be read: mail servers refuse archives they cannot scan.',
+      });
+
+      const letters = zipOf({ 'letters/terms.pdf': pdf, 'letters/prices.pdf': await makePdf({ pages: 2 }) });
+      const accepted = await attach('letters.zip', letters);
+      expect(accepted.status, JSON.stringify(accepted.json)).toBe(201);
+      expect(accepted.json.staticAttachments).toEqual([{ name: 'letters.zip', size: letters.length }]);
     });
   });
 

@@ -2,14 +2,17 @@
  * The blob layout: every key the server stores a file under, in one place. Modules ask here for
  * keys and never spell a path themselves, so the layout can change (or move to S3) in one file.
  *
- *   templates/<templateId>/template.pdf            the template's PDF
+ *   templates/<templateId>/template-<fileId>.pdf   the template's PDF; every new file (upload, replace, unlock) gets a
+ *                                                  fresh fileId, the row switches to it in a transaction and the old
+ *                                                  file goes after the commit (adapters/blobs/switch.ts)
+ *   templates/<templateId>/template.pdf            the same, as stored before the file ids (rows whose file_id is null)
  *   templates/<templateId>/thumbnail.png           page 1, rendered
- *   templates/<templateId>/images/<name>           images image placeholders name
+ *   templates/<templateId>/images/<fileId>/<name>  images image placeholders name (images/<name> before the file ids)
  *   templates/<templateId>/spreadsheet-<sha256>    the attached spreadsheet, keyed by its checksum: a new file is
  *                                                  written beside the old one and the row switched in a transaction
  *   templates/<templateId>/spreadsheet             the same, as stored before the checksum keys (still read)
- *   templates/<templateId>/attachments/<name>      static email attachments
- *   fonts/<ownerId>/<name>                         an account's custom fonts
+ *   templates/<templateId>/attachments/<fileId>/<name>  static email attachments (attachments/<name> before the file ids)
+ *   fonts/<ownerId>/<fileId>/<name>                an account's custom fonts (fonts/<ownerId>/<name> before the file ids)
  *   merges/<mergeId>/<fileName>                    a merge's result (ZIP or PDF)
  *   merges/<mergeId>/mailing-index.jsonl           where each emailed document is, and whom it goes to
  *   merges/<mergeId>/attachments/<name>            the attachments as they were when the mailing started
@@ -23,23 +26,31 @@ export function nameSegment(name: string): string {
 }
 
 const templateFolder = (templateId: string) => `templates/${templateId}/`;
+
+/**
+ * The id of one stored version of a file (a fresh newId() per write), or null/undefined for a file stored
+ * before the ids existed (migration 008), which sits under its old fixed key.
+ */
+export type FileId = string | null | undefined;
+const versioned = (fileId: FileId) => (fileId ? `${fileId}/` : '');
 const mergeFolder = (mergeId: string) => `merges/${mergeId}/`;
 
 export const blobLayout = {
   template: {
     /** Everything of the template (deleting the template deletes this prefix). */
     folder: templateFolder,
-    pdf: (templateId: string) => `${templateFolder(templateId)}template.pdf`,
+    pdf: (templateId: string, fileId: FileId) => `${templateFolder(templateId)}${fileId ? `template-${fileId}` : 'template'}.pdf`,
     thumbnail: (templateId: string) => `${templateFolder(templateId)}thumbnail.png`,
-    image: (templateId: string, name: string) => `${templateFolder(templateId)}images/${nameSegment(name)}`,
+    image: (templateId: string, name: string, fileId: FileId) => `${templateFolder(templateId)}images/${versioned(fileId)}${nameSegment(name)}`,
     spreadsheet: (templateId: string, checksum: string) => `${templateFolder(templateId)}spreadsheet-${checksum}`,
     legacySpreadsheet: (templateId: string) => `${templateFolder(templateId)}spreadsheet`,
-    attachment: (templateId: string, name: string) => `${templateFolder(templateId)}attachments/${nameSegment(name)}`,
+    attachment: (templateId: string, name: string, fileId: FileId) =>
+      `${templateFolder(templateId)}attachments/${versioned(fileId)}${nameSegment(name)}`,
   },
   font: {
     /** Every font of an account. */
     folder: (ownerId: string) => `fonts/${ownerId}/`,
-    file: (ownerId: string, name: string) => `fonts/${ownerId}/${nameSegment(name)}`,
+    file: (ownerId: string, name: string, fileId: FileId) => `fonts/${ownerId}/${versioned(fileId)}${nameSegment(name)}`,
   },
   merge: {
     /** Everything of the merge: result, document index, frozen attachments. */

@@ -20,7 +20,7 @@ export function connectEmail(ctx: AppContext): void {
     async prepare({ ownerId, templateId, mergeId, request, sheet, rows, isCombined }) {
       if (!request.email?.isActive) return null;
       const snapshot = await checkMailing(ctx, ownerId, templateId, sheet, rows, isCombined);
-      await freezeAttachments(ctx, templateId, mergeId, snapshot);
+      await freezeAttachments(ctx, ownerId, templateId, mergeId, snapshot);
       return snapshot;
     },
     statuses: (ownerId, rows) => mailingStatusesOf(ctx, ownerId, rows),

@@ -3,7 +3,7 @@
  * attachments added and removed, and the recipients check over the spreadsheet.
  */
 import {
-  MAX_ATTACHMENTS_TOTAL_BYTES, MAX_FROM_NAME_LENGTH, SheafError, attachmentRefusal, fileExtension, isValidAttachmentName, replyToColumn, type RecipientsCheck, type TemplateEmailSettings,
+  MAX_ATTACHMENTS_TOTAL_BYTES, MAX_FROM_NAME_LENGTH, SheafError, archiveRefusal, attachmentRefusal, blockedExtensionOf, fileExtension, isValidAttachmentName, replyToColumn, type RecipientsCheck, type TemplateEmailSettings,
 } from '@sheaf/shared';
 import { z } from 'zod';
 import { UpdateEmailSettingsSchema } from '@sheaf/shared';
@@ -12,6 +12,8 @@ import { columnIndex } from '../merges/index.ts';
 import { emailSettingsOf, lockEmailSettings, readEmailSettings, saveEmailSettings } from '../templates/index.ts';
 import { findSpreadsheetRow, loadSheet } from '../spreadsheets/index.ts';
 import { blobLayout } from '../../adapters/blobs/layout.ts';
+import { writeAndSwitch } from '../../adapters/blobs/switch.ts';
+import { newId } from '../../ids.ts';
 import { sanitizeContent } from './content.ts';
 import { checkRecipients } from './recipients.ts';
 import { checkColumns, isValidReplyTo } from './snapshot.ts';
@@ -53,47 +55,48 @@ export async function uploadAttachment(ctx: AppContext, principal: Principal, te
   const ownerId = accountFor(principal, 'templates:write');
   const name = fileName.split(/[\\/]/).pop()?.trim() ?? '';
   if (!isValidAttachmentName(name)) throw new SheafError('email/attachment-name');
-  // What a mail client would send: not empty, no program or script (by type and by content).
+  // What a mail client would send: not empty, no program or script (by type and by content), no archive
+  // carrying one or that cannot be looked into (its directory only, nothing unpacked).
   const refusal = attachmentRefusal(name, bytes);
-  if (refusal) throw new SheafError(refusal, { name, extension: fileExtension(name) });
+  if (refusal) throw new SheafError(refusal, { name, extension: blockedExtensionOf(name) ?? fileExtension(name) });
+  const archive = archiveRefusal(name, bytes);
+  if (archive) throw new SheafError(archive.code, { name, entry: archive.entry });
   const current = await readEmailSettings(ctx.db, ownerId, templateId);
   if (!current) throw new SheafError('template/not-found');
   const tooLarge = (list: TemplateEmailSettings['staticAttachments']) =>
     list.filter((item) => item.name !== name).reduce((sum, item) => sum + item.size, bytes.length) > MAX_ATTACHMENTS_TOTAL_BYTES;
   if (tooLarge(emailSettingsOf(current.email).staticAttachments)) throw new SheafError('email/attachments-too-large', { maxMb: MAX_ATTACHMENTS_TOTAL_BYTES / 1_048_576 });
-  // File and list as one unit: the file is written under the settings' lock, once the list is saved and
-  // before the commit, so a refused upload leaves an attached file of the same name as it was.
-  let listedBefore = true;
-  return ctx.db.transaction(async (tx) => {
+  // File and list as one unit (adapters/blobs/switch.ts): the file under a new key, the list and the
+  // attachment's file id switched under the settings' lock, a replaced file of the same name removed after
+  // the commit; a failed switch removes the new file and leaves the attached one as it was.
+  const fileId = newId();
+  return writeAndSwitch(ctx.blobs, blobLayout.template.attachment(templateId, name, fileId), bytes, () => ctx.db.transaction(async (tx) => {
     const stored = await lockEmailSettings(tx, ownerId, templateId);
     if (!stored) throw new SheafError('template/not-found');
     const settings = emailSettingsOf(stored.email);
     // Checked again under the lock: two uploads at once must not pass the limit together.
     if (tooLarge(settings.staticAttachments)) throw new SheafError('email/attachments-too-large', { maxMb: MAX_ATTACHMENTS_TOTAL_BYTES / 1_048_576 });
-    listedBefore = settings.staticAttachments.some((item) => item.name === name);
+    const listedBefore = settings.staticAttachments.some((item) => item.name === name);
     settings.staticAttachments = [...settings.staticAttachments.filter((item) => item.name !== name), { name, size: bytes.length }];
-    await saveEmailSettings(tx, ownerId, templateId, settings);
-    await ctx.blobs.put(blobLayout.template.attachment(templateId, name), bytes);
-    return settings.staticAttachments;
-  }).catch(async (error: unknown) => {
-    // A file no list names does not stay behind (a commit that failed after the write).
-    if (!listedBefore) await ctx.blobs.delete(blobLayout.template.attachment(templateId, name)).catch(() => undefined);
-    throw error;
-  });
+    await saveEmailSettings(tx, ownerId, templateId, settings, { ...stored.attachment_files, [name]: fileId });
+    const replaced = listedBefore ? [blobLayout.template.attachment(templateId, name, stored.attachment_files[name])] : [];
+    return { result: settings.staticAttachments, replaced };
+  }), async () => (await readEmailSettings(ctx.db, ownerId, templateId))?.attachment_files[name] === fileId);
 }
 
 export async function deleteAttachment(ctx: AppContext, principal: Principal, templateId: string, name: string): Promise<TemplateEmailSettings['staticAttachments']> {
   const ownerId = accountFor(principal, 'templates:write');
-  const remaining = await ctx.db.transaction(async (tx) => {
+  const { remaining, key } = await ctx.db.transaction(async (tx) => {
     const stored = await lockEmailSettings(tx, ownerId, templateId);
     if (!stored) throw new SheafError('template/not-found');
     const settings = emailSettingsOf(stored.email);
     if (!settings.staticAttachments.some((item) => item.name === name)) throw new SheafError('email/attachment-not-found', { name });
     settings.staticAttachments = settings.staticAttachments.filter((item) => item.name !== name);
-    await saveEmailSettings(tx, ownerId, templateId, settings);
-    return settings.staticAttachments;
+    const { [name]: fileId, ...files } = stored.attachment_files;
+    await saveEmailSettings(tx, ownerId, templateId, settings, files);
+    return { remaining: settings.staticAttachments, key: blobLayout.template.attachment(templateId, name, fileId) };
   });
-  await ctx.blobs.delete(blobLayout.template.attachment(templateId, name));
+  await ctx.blobs.delete(key);
   return remaining;
 }
 

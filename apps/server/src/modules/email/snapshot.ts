@@ -51,7 +51,8 @@ function checkTags(settings: TemplateEmailSettings, headers: readonly string[]):
  * The template's email settings and the delivery of their sender, which must be the user's own and
  * verified (`unverified`: the code for one that is not). Shared by mailings and the test email.
  */
-export async function settingsWithVerifiedSender(ctx: AppContext, ownerId: string, templateId: string, unverified: ErrorCode): Promise<{ settings: TemplateEmailSettings & { senderId: string }; delivery: SenderDelivery }> {
+export async function settingsWithVerifiedSender(ctx: AppContext, ownerId: string, templateId: string, unverified: ErrorCode,
+): Promise<{ settings: TemplateEmailSettings & { senderId: string }; delivery: SenderDelivery; attachmentFiles: Record<string, string> }> {
   const stored = await readEmailSettings(ctx.db, ownerId, templateId);
   if (!stored) throw new SheafError('template/not-found');
   const settings = emailSettingsOf(stored.email);
@@ -62,7 +63,7 @@ export async function settingsWithVerifiedSender(ctx: AppContext, ownerId: strin
   if (!sender) throw new SheafError('email/no-sender');
   if (!sender.is_verified) throw new SheafError(unverified);
   // The plan still allows its method, its SMTP host is still allowed, ...
-  return { settings: { ...settings, senderId }, delivery: await resolveSenderDelivery(ctx, ownerId, senderId) };
+  return { settings: { ...settings, senderId }, delivery: await resolveSenderDelivery(ctx, ownerId, senderId), attachmentFiles: stored.attachment_files };
 }
 
 /**
@@ -99,8 +100,9 @@ export async function checkMailing(ctx: AppContext, ownerId: string, templateId:
 }
 
 /** Copies the static attachments into the merge's folder, so the mailing keeps them as they are now. */
-export async function freezeAttachments(ctx: AppContext, templateId: string, mergeId: string, snapshot: MailingSnapshot): Promise<void> {
+export async function freezeAttachments(ctx: AppContext, ownerId: string, templateId: string, mergeId: string, snapshot: MailingSnapshot): Promise<void> {
+  const files = (await readEmailSettings(ctx.db, ownerId, templateId))?.attachment_files ?? {};
   for (const attachment of snapshot.attachments) {
-    await ctx.blobs.copy(blobLayout.template.attachment(templateId, attachment.name), blobLayout.merge.attachment(mergeId, attachment.name));
+    await ctx.blobs.copy(blobLayout.template.attachment(templateId, attachment.name, files[attachment.name]), blobLayout.merge.attachment(mergeId, attachment.name));
   }
 }

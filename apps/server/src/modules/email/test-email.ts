@@ -27,7 +27,7 @@ export async function sendTestEmail(ctx: AppContext, principal: Principal, templ
   const { plan } = await currentPeriod(ctx.db, ownerId);
   const refusal = sendEmailRefusal(entitlements(plan, ctx.config.EDITION));
   if (refusal) throw new SheafError(refusal);
-  const { settings, delivery } = await settingsWithVerifiedSender(ctx, ownerId, templateId, 'email/test-unverified');
+  const { settings, delivery, attachmentFiles } = await settingsWithVerifiedSender(ctx, ownerId, templateId, 'email/test-unverified');
   if (!settings.subject.trim()) throw new SheafError('email/subject-empty');
   const content = sanitizeContent(settings.content);
   if (isContentEmpty(content)) throw new SheafError('email/content-empty');
@@ -60,7 +60,7 @@ export async function sendTestEmail(ctx: AppContext, principal: Principal, templ
     return index === undefined ? '' : sheet.text(row, index);
   };
   const vars = Object.fromEntries([...htmlColumnTags(content), ...htmlColumnTags(settings.replyTo)].map((name) => [name, valueOf(name)]));
-  const attachments = await Promise.all(settings.staticAttachments.map(async (item) => ({ name: item.name, bytes: await ctx.blobs.get(blobLayout.template.attachment(templateId, item.name)) })));
+  const attachments = await Promise.all(settings.staticAttachments.map(async (item) => ({ name: item.name, bytes: await ctx.blobs.get(blobLayout.template.attachment(templateId, item.name, attachmentFiles[item.name])) })));
   const composer = createComposer(
     { senderId: settings.senderId, fromName: settings.fromName, subject: settings.subject, content, recipientsColumn: '', ccColumn: null, bccColumn: null, replyTo: settings.replyTo, attachments: [] },
     delivery,

@@ -2,6 +2,8 @@
 import { SheafError, normalizeFileName } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
 import { blobLayout } from '../../adapters/blobs/layout.ts';
+import { writeAndSwitch } from '../../adapters/blobs/switch.ts';
+import { newId } from '../../ids.ts';
 
 import { checkFont } from './font-check.ts';
 import { deleteFontRow, findFontRow, listFontRows, upsertFontRow } from './repository.ts';
@@ -17,18 +19,21 @@ export async function uploadFont(ctx: AppContext, principal: Principal, file: { 
   const ownerId = accountFor(principal, 'templates:write');
   const fileName = normalizeFileName(file.fileName, 'font');
   const { name } = checkFont(fileName, file.bytes);
-  // File and row as one unit: the row first, the file before the commit.
-  await ctx.db.transaction(async (tx) => {
-    await upsertFontRow(tx, ownerId, { name, file_name: fileName, size: file.bytes.length });
-    await ctx.blobs.put(blobLayout.font.file(ownerId, name), file.bytes);
-  });
+  // File and row as one unit (adapters/blobs/switch.ts): the file under a new key, the row switched to it
+  // in a transaction, a replaced font's file removed after the commit (a failed switch keeps the old font).
+  const fileId = newId();
+  await writeAndSwitch(ctx.blobs, blobLayout.font.file(ownerId, name, fileId), file.bytes, async () => {
+    const replaced = await ctx.db.transaction((tx) => upsertFontRow(tx, ownerId, { name, file_name: fileName, size: file.bytes.length, file_id: fileId }));
+    return { result: undefined, replaced: replaced ? [blobLayout.font.file(ownerId, name, replaced.previous)] : [] };
+  }, async () => (await findFontRow(ctx.db, ownerId, name))?.file_id === fileId);
   return listFonts(ctx, principal);
 }
 
 export async function deleteFont(ctx: AppContext, principal: Principal, name: string) {
   const ownerId = accountFor(principal, 'templates:write');
-  if (!(await deleteFontRow(ctx.db, ownerId, name))) throw new SheafError('font/not-found', { name });
-  await ctx.blobs.delete(blobLayout.font.file(ownerId, name));
+  const deleted = await deleteFontRow(ctx.db, ownerId, name);
+  if (!deleted) throw new SheafError('font/not-found', { name });
+  await ctx.blobs.delete(blobLayout.font.file(ownerId, name, deleted.fileId));
   return listFonts(ctx, principal);
 }
 
@@ -36,7 +41,7 @@ export async function fontFile(ctx: AppContext, principal: Principal, name: stri
   const ownerId = accountFor(principal, 'templates:read');
   const row = await findFontRow(ctx.db, ownerId, name);
   if (!row) throw new SheafError('font/not-found', { name });
-  const bytes = await ctx.blobs.get(blobLayout.font.file(ownerId, name));
+  const bytes = await ctx.blobs.get(blobLayout.font.file(ownerId, name, row.file_id));
   const isCff = String.fromCharCode(...bytes.subarray(0, 4)) === 'OTTO';
   return { fileName: row.file_name, bytes, contentType: isCff ? 'font/otf' : 'font/ttf' };
 }

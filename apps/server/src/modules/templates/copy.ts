@@ -8,7 +8,8 @@ import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { saveEmailSettings } from './email-settings-repository.ts';
 import { emailSettingsOf } from './present.ts';
 import { scheduleThumbnail } from './pdf-tasks.ts';
-import { insertTemplateRow, listImageRows, markThumbnail, upsertImageRow } from './repository.ts';
+import { insertTemplateRow, listStoredImages, markThumbnail, upsertImageRow } from './repository.ts';
+import { readTemplatePdf } from './template-files.ts';
 import { requireTemplate } from './service.ts';
 import { accountFor, type Principal } from '../../access/index.ts';
 
@@ -20,16 +21,21 @@ interface CopyOptions {
 
 async function copyInto(ctx: AppContext, ownerId: string, id: string, targetOwnerId: string, options: CopyOptions): Promise<string> {
   const source = await requireTemplate(ctx, ownerId, id);
-  const [images, sheet] = await Promise.all([listImageRows(ctx.db, ownerId, id), findSpreadsheetRow(ctx.db, ownerId, id)]);
+  const [images, sheet] = await Promise.all([listStoredImages(ctx.db, ownerId, id), findSpreadsheetRow(ctx.db, ownerId, id)]);
   const copyId = newId();
   const hasThumbnail = source.has_thumbnail && (await ctx.blobs.exists(blobLayout.template.thumbnail(id)));
   try {
-    // Files first: a row must never point at files that are not there yet.
-    await ctx.blobs.copy(blobLayout.template.pdf(id), blobLayout.template.pdf(copyId));
-    for (const image of images) await ctx.blobs.copy(blobLayout.template.image(id, image.name), blobLayout.template.image(copyId, image.name));
+    // Files first (under the same file ids in the copy's folder): a row must never point at files that are not there yet.
+    await ctx.blobs.copy(blobLayout.template.pdf(id, source.file_id), blobLayout.template.pdf(copyId, source.file_id));
+    for (const image of images) {
+      await ctx.blobs.copy(blobLayout.template.image(id, image.name, image.file_id), blobLayout.template.image(copyId, image.name, image.file_id));
+    }
     if (sheet) await ctx.blobs.copy(await sheetBlobKey(ctx, id, sheet.checksum), blobLayout.template.spreadsheet(copyId, sheet.checksum));
     const email = emailSettingsOf(source.email);
-    for (const attachment of email.staticAttachments) await ctx.blobs.copy(blobLayout.template.attachment(id, attachment.name), blobLayout.template.attachment(copyId, attachment.name));
+    const attachmentFiles = source.attachment_files ?? {};
+    for (const { name } of email.staticAttachments) {
+      await ctx.blobs.copy(blobLayout.template.attachment(id, name, attachmentFiles[name]), blobLayout.template.attachment(copyId, name, attachmentFiles[name]));
+    }
     if (hasThumbnail) await ctx.blobs.copy(blobLayout.template.thumbnail(id), blobLayout.template.thumbnail(copyId));
 
     const { passwordProtectionSecret: _secret, ...outputWithoutPasswords } = source.output;
@@ -40,6 +46,7 @@ async function copyInto(ctx: AppContext, ownerId: string, id: string, targetOwne
         name: source.name,
         customName: options.customName,
         checksum: source.checksum,
+        fileId: source.file_id,
         fileSize: source.file_size,
         numPages: source.num_pages,
         pages: source.pages,
@@ -50,7 +57,9 @@ async function copyInto(ctx: AppContext, ownerId: string, id: string, targetOwne
       });
       for (const image of images) await upsertImageRow(tx, targetOwnerId, copyId, image);
       // The email settings too; another user cannot send through the owner's sender.
-      if (source.email) await saveEmailSettings(tx, targetOwnerId, copyId, options.keepPasswords ? email : { ...email, senderId: null });
+      if (source.email) {
+        await saveEmailSettings(tx, targetOwnerId, copyId, options.keepPasswords ? email : { ...email, senderId: null }, attachmentFiles);
+      }
       if (sheet) {
         await upsertSpreadsheetRow(tx, targetOwnerId, copyId, {
           name: sheet.name, fileSize: sheet.file_size, checksum: sheet.checksum, headersRowNo: sheet.headers_row_no,
@@ -65,7 +74,7 @@ async function copyInto(ctx: AppContext, ownerId: string, id: string, targetOwne
     throw error;
   }
   if (!hasThumbnail && !source.is_encrypted) {
-    scheduleThumbnail(ctx, targetOwnerId, copyId, source.checksum, await ctx.blobs.get(blobLayout.template.pdf(copyId)));
+    scheduleThumbnail(ctx, targetOwnerId, copyId, source.checksum, await readTemplatePdf(ctx, { id: copyId, owner_id: targetOwnerId, file_id: source.file_id }));
   }
   return copyId;
 }

@@ -2,7 +2,9 @@
 import { MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, SheafError, normalizeFileName } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
 import { blobLayout } from '../../adapters/blobs/layout.ts';
-import { deleteImageRow, listImageRows, upsertImageRow, type ImageRow } from './repository.ts';
+import { writeAndSwitch } from '../../adapters/blobs/switch.ts';
+import { newId } from '../../ids.ts';
+import { deleteImageRow, findImageFileId, listImageRows, upsertImageRow, type ImageRow } from './repository.ts';
 import { requireTemplate } from './service.ts';
 import { jpegSize, pngSize } from './image-size.ts';
 import { accountFor, type Principal } from '../../access/index.ts';
@@ -32,15 +34,17 @@ export function checkImage(fileName: string, bytes: Uint8Array): string {
 }
 
 /**
- * Adds an image, replacing one of the same name. File and row are one unit: the row first, the file
- * before the commit (a refused row leaves the old file; a failed write rolls the row back).
+ * Adds an image, replacing one of the same name. File and row are one unit: the file under a new key, the
+ * row switched to it in a transaction, the replaced file removed after the commit (a failed switch
+ * removes the new file and keeps the old image whole).
  */
 export async function addImageBytes(ctx: AppContext, ownerId: string, templateId: string, fileName: string, bytes: Uint8Array): Promise<void> {
   const name = checkImage(fileName, bytes);
-  await ctx.db.transaction(async (tx) => {
-    await upsertImageRow(tx, ownerId, templateId, { name, size: bytes.length });
-    await ctx.blobs.put(blobLayout.template.image(templateId, name), bytes);
-  });
+  const fileId = newId();
+  await writeAndSwitch(ctx.blobs, blobLayout.template.image(templateId, name, fileId), bytes, async () => {
+    const replaced = await ctx.db.transaction((tx) => upsertImageRow(tx, ownerId, templateId, { name, size: bytes.length, file_id: fileId }));
+    return { result: undefined, replaced: replaced ? [blobLayout.template.image(templateId, name, replaced.previous)] : [] };
+  }, async () => (await findImageFileId(ctx.db, ownerId, templateId, name)) === fileId);
 }
 
 export async function uploadImage(ctx: AppContext, principal: Principal, templateId: string, fileName: string, bytes: Uint8Array): Promise<ImageRow[]> {
@@ -53,16 +57,8 @@ export async function uploadImage(ctx: AppContext, principal: Principal, templat
 export async function deleteImage(ctx: AppContext, principal: Principal, templateId: string, name: string): Promise<ImageRow[]> {
   const ownerId = accountFor(principal, 'templates:write');
   await requireTemplate(ctx, ownerId, templateId);
-  if (!(await deleteImageRow(ctx.db, ownerId, templateId, name))) throw new SheafError('image/not-found', { name });
-  await ctx.blobs.delete(blobLayout.template.image(templateId, name));
+  const deleted = await deleteImageRow(ctx.db, ownerId, templateId, name);
+  if (!deleted) throw new SheafError('image/not-found', { name });
+  await ctx.blobs.delete(blobLayout.template.image(templateId, name, deleted.fileId));
   return listImageRows(ctx.db, ownerId, templateId);
-}
-
-/** Every image of the template by name (for merges and previews). */
-export async function loadImages(ctx: AppContext, ownerId: string, templateId: string): Promise<Map<string, Uint8Array>> {
-  const images = new Map<string, Uint8Array>();
-  for (const image of await listImageRows(ctx.db, ownerId, templateId)) {
-    images.set(image.name, await ctx.blobs.get(blobLayout.template.image(templateId, image.name)));
-  }
-  return images;
 }

@@ -1,8 +1,7 @@
 /** What a merge needs of a template: its row, its PDF bytes and its images (for the merges module). */
 import type { Placeholder, TemplateOutputSettings } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
-import { blobLayout } from '../../adapters/blobs/layout.ts';
-import { loadImages } from './images.ts';
+import { loadImages, readTemplatePdf } from './template-files.ts';
 import { readOutput } from './output-settings.ts';
 import { requireTemplate } from './service.ts';
 
@@ -24,7 +23,7 @@ export interface TemplateForMerge {
 /** Throws template/not-found unless the template is the owner's. */
 export async function loadTemplateForMerge(ctx: AppContext, ownerId: string, templateId: string): Promise<TemplateForMerge> {
   const row = await requireTemplate(ctx, ownerId, templateId);
-  const [bytes, images] = await Promise.all([ctx.blobs.get(blobLayout.template.pdf(templateId)), loadImages(ctx, ownerId, templateId)]);
+  const [bytes, images] = await Promise.all([readTemplatePdf(ctx, row), loadImages(ctx, ownerId, templateId)]);
   return {
     template: {
       id: row.id,

@@ -4,10 +4,10 @@
  */
 import { SheafError, TemplateExportSchema, type TemplateExport } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
-import { blobLayout } from '../../adapters/blobs/layout.ts';
 import { addImageBytes, checkImage } from './images.ts';
 import { readOutput } from './output-settings.ts';
-import { listImageRows, type TemplateRow } from './repository.ts';
+import type { TemplateRow } from './repository.ts';
+import { loadImages, readTemplatePdf } from './template-files.ts';
 import { createTemplate, requireTemplate } from './service.ts';
 import { accountFor, type Principal } from '../../access/index.ts';
 
@@ -16,7 +16,7 @@ const base64 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset
 export async function exportTemplate(ctx: AppContext, principal: Principal, id: string): Promise<{ fileName: string; bytes: Uint8Array }> {
   const ownerId = accountFor(principal, 'templates:read');
   const row = await requireTemplate(ctx, ownerId, id);
-  const images = await listImageRows(ctx.db, ownerId, id);
+  const images = await loadImages(ctx, ownerId, id);
   const exported: TemplateExport = {
     format: 'sheaf-template',
     version: 1,
@@ -25,8 +25,8 @@ export async function exportTemplate(ctx: AppContext, principal: Principal, id: 
     placeholders: row.placeholders,
     headersRowNo: row.headers_row_no,
     output: { ...readOutput(ctx.config.encryptionKey, row.output), passwordProtection: null },
-    pdf: base64(await ctx.blobs.get(blobLayout.template.pdf(id))),
-    images: await Promise.all(images.map(async (image) => ({ name: image.name, data: base64(await ctx.blobs.get(blobLayout.template.image(id, image.name))) }))),
+    pdf: base64(await readTemplatePdf(ctx, row)),
+    images: [...images].map(([name, bytes]) => ({ name, data: base64(bytes) })),
   };
   return { fileName: `${exportBaseName(row)}.sheaf.json`, bytes: new TextEncoder().encode(JSON.stringify(exported)) };
 }

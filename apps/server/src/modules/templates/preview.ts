@@ -10,8 +10,7 @@ import type { AppContext } from '../../context.ts';
 import { loadUserFonts } from '../fonts/index.ts';
 import { currentPeriod } from '../users/index.ts';
 import { findSpreadsheetRow, loadSheet } from '../spreadsheets/index.ts';
-import { blobLayout } from '../../adapters/blobs/layout.ts';
-import { loadImages } from './images.ts';
+import { loadImages, readTemplatePdf } from './template-files.ts';
 import { renderPreview } from './pdf-tasks.ts';
 import type { PortableSheet } from './pdf-worker.ts';
 import { readOutput } from './output-settings.ts';
@@ -100,7 +99,7 @@ export async function previewTemplate(ctx: AppContext, principal: Principal, id:
   const hasSheet = (await findSpreadsheetRow(ctx.db, ownerId, id)) !== undefined;
   const rows = hasSheet ? previewRows(await loadSheet(ctx, ownerId, id), request) : headingsOnly(request.placeholders);
   const [template, fonts, images] = await Promise.all([
-    ctx.blobs.get(blobLayout.template.pdf(id)), loadUserFonts(ctx, ownerId), loadImages(ctx, ownerId, id),
+    readTemplatePdf(ctx, row), loadUserFonts(ctx, ownerId), loadImages(ctx, ownerId, id),
   ]);
   const output = readOutput(ctx.config.encryptionKey, row.output);
   // The preview shows the watermark the plan's merges will carry.

@@ -8,15 +8,16 @@ import { sha256Hex } from '../../crypto/secrets.ts';
 import { newId } from '../../ids.ts';
 import { changeHeaderRow } from './sheet-facts.ts';
 import { blobLayout } from '../../adapters/blobs/layout.ts';
+import { writeAndSwitch } from '../../adapters/blobs/switch.ts';
 import { DEFAULT_OUTPUT, mergeOutput, readOutput, storeOutput } from './output-settings.ts';
 import { checkPdf, scheduleThumbnail, storeThumbnail, unlockPdf } from './pdf-tasks.ts';
 import { toDetail } from './present.ts';
 import {
-  deleteTemplateRow, findTemplateRow, insertTemplateRow, updateTemplateFields, updateTemplateFile,
-  type PageSize, type TemplateRow,
+  deleteTemplateRow, findTemplateFileId, findTemplateRow, insertTemplateRow, updateTemplateFields, updateTemplateFile,
+  type FileFacts, type PageSize, type TemplateRow,
 } from './repository.ts';
+import { readTemplatePdf } from './template-files.ts';
 import { accountFor, type Principal } from '../../access/index.ts';
-import type { Queryable } from '../../adapters/db/types.ts';
 
 /** Readers accept up to 1 KB of junk before the header; so does the engine. */
 const HEADER_SEARCH_BYTES = 1024 + 5;
@@ -36,7 +37,7 @@ export async function getDetail(ctx: AppContext, principal: Principal, id: strin
 /** The template's PDF as stored, for download. */
 export async function templateFile(ctx: AppContext, principal: Principal, id: string): Promise<{ row: TemplateRow; bytes: Uint8Array }> {
   const row = await requireTemplate(ctx, accountFor(principal, 'templates:read'), id);
-  return { row, bytes: await ctx.blobs.get(blobLayout.template.pdf(row.id)) };
+  return { row, bytes: await readTemplatePdf(ctx, row) };
 }
 
 /** The thumbnail of page 1 (thumbnail/not-found until it is made). */
@@ -82,12 +83,14 @@ export async function createTemplate(ctx: AppContext, principal: Principal, inpu
   const ownerId = accountFor(principal, 'templates:write');
   const pdf = await preparePdf(input.bytes);
   const id = newId();
+  const fileId = newId();
   const checksum = sha256Hex(pdf.bytes);
   try {
-    await ctx.blobs.put(blobLayout.template.pdf(id), pdf.bytes);
+    await ctx.blobs.put(blobLayout.template.pdf(id, fileId), pdf.bytes);
     await insertTemplateRow(ctx.db, {
       id,
       ownerId,
+      fileId,
       // Names from an upload are normalised at the edge already; an import's come from its JSON.
       name: normalizeFileName(input.name, 'template.pdf'),
       customName: input.customName == null ? null : normalizeDisplayName(input.customName, 255) || null,
@@ -115,15 +118,17 @@ async function thumbnailFor(ctx: AppContext, ownerId: string, id: string, checks
 }
 
 /**
- * Writes the template's new PDF and its row as one unit: the row is updated first inside the transaction
- * and the file written before the commit, so a refused update leaves the stored file untouched and a
- * failed write rolls the row back.
+ * Writes the template's new PDF and its row as one unit (adapters/blobs/switch.ts): the file under a new
+ * file id, the row switched to it in a transaction, the old file removed after the commit. A failed switch
+ * (a refused update, a commit that fails) removes the new file; the old row and its file stay as they were.
  */
-async function switchFile(ctx: AppContext, id: string, bytes: Uint8Array, update: (tx: Queryable) => Promise<void>): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    await update(tx);
-    await ctx.blobs.put(blobLayout.template.pdf(id), bytes);
-  });
+async function switchFile(ctx: AppContext, ownerId: string, id: string, bytes: Uint8Array, facts: Omit<FileFacts, 'fileId'>): Promise<void> {
+  const fileId = newId();
+  await writeAndSwitch(ctx.blobs, blobLayout.template.pdf(id, fileId), bytes, async () => {
+    const switched = await ctx.db.transaction((tx) => updateTemplateFile(tx, ownerId, id, { ...facts, fileId }));
+    if (!switched) throw new SheafError('template/not-found');
+    return { result: undefined, replaced: [blobLayout.template.pdf(id, switched.previous)] };
+  }, async () => (await findTemplateFileId(ctx.db, ownerId, id)) === fileId);
 }
 
 /** A new PDF for the template. Placeholders stay, even those on pages the new file no longer has. */
@@ -132,9 +137,9 @@ export async function replaceFile(ctx: AppContext, principal: Principal, id: str
   await requireTemplate(ctx, ownerId, id);
   const pdf = await preparePdf(bytes);
   const checksum = sha256Hex(pdf.bytes);
-  await switchFile(ctx, id, pdf.bytes, (tx) => updateTemplateFile(tx, ownerId, id, {
+  await switchFile(ctx, ownerId, id, pdf.bytes, {
     name, checksum, fileSize: pdf.bytes.length, numPages: pdf.pages.length, pages: pdf.pages, isEncrypted: pdf.isEncrypted,
-  }));
+  });
   await ctx.blobs.delete(blobLayout.template.thumbnail(id)).catch(() => undefined);
   await thumbnailFor(ctx, ownerId, id, checksum, pdf);
   return getDetail(ctx, principal, id);
@@ -147,11 +152,11 @@ export async function decrypt(ctx: AppContext, principal: Principal, id: string,
   if (!row.is_encrypted) {
     return { isEncrypted: false, thumbnailImage: row.has_thumbnail ? `/v1/templates/${id}/thumbnail?v=${row.checksum}` : null };
   }
-  const unlocked = await unlockPdf(await ctx.blobs.get(blobLayout.template.pdf(id)), password);
+  const unlocked = await unlockPdf(await readTemplatePdf(ctx, row), password);
   const checksum = sha256Hex(unlocked.bytes);
-  await switchFile(ctx, id, unlocked.bytes, (tx) => updateTemplateFile(tx, ownerId, id, {
+  await switchFile(ctx, ownerId, id, unlocked.bytes, {
     checksum, fileSize: unlocked.bytes.length, numPages: unlocked.pages.length, pages: unlocked.pages, isEncrypted: false,
-  }));
+  });
   if (!unlocked.png) return { isEncrypted: false, thumbnailImage: null };
   await storeThumbnail(ctx, ownerId, id, checksum, unlocked.png);
   return { isEncrypted: false, thumbnailImage: `data:image/png;base64,${Buffer.from(unlocked.png).toString('base64')}` };
