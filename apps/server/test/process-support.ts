@@ -10,6 +10,7 @@ import type { InjectOptions, InjectResponse, TestServer } from './harness.ts';
 
 const ENTRY = path.join(path.dirname(fileURLToPath(import.meta.url)), 'sheaf-tsx.ts');
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const COMPILED = path.join(REPO_ROOT, 'apps/server/bin/sheaf.mjs');
 
 export interface SheafProcess {
   child: ChildProcess;
@@ -25,8 +26,10 @@ export interface SheafProcess {
   stop(graceMs?: number): Promise<number | null>;
 }
 
-export function startSheaf(args: string[], env: Record<string, string>): SheafProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, ...args], {
+/** `compiled`: the built bin/sheaf.mjs (starts in a few seconds; built on first use when stale) instead of tsx. */
+export function startSheaf(args: string[], env: Record<string, string>, options: { compiled?: boolean } = {}): SheafProcess {
+  const entry = options.compiled ? [COMPILED] : ['--import', 'tsx', ENTRY];
+  const child = spawn(process.execPath, [...entry, ...args], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
