@@ -1,18 +1,21 @@
 /**
- * A server stopped in the middle of a merge: the next server on the same data makes the merge again
- * from the start (charged once), and a merge whose job record is gone ends in merge/interrupted.
- * Nothing stays "generating".
+ * A server stopped in the middle of a merge: the next server on the same data goes on from the
+ * documents the first one wrote (its progress never goes back, those documents are not made again,
+ * the ZIP holds every row's document once, charged once), and a merge whose job record is gone ends in
+ * merge/interrupted. Nothing stays "generating".
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Writable } from 'node:stream';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite, type PgliteDb } from '../src/adapters/db/pglite.ts';
 import { startServer, type RunningServer } from '../src/boot.ts';
 import { loadConfig, type ConfigOverrides } from '../src/config.ts';
+import { createLogger } from '../src/http/logger.ts';
 import { createPostgresDatabase, forEachDatabase, startTestServer, type InjectOptions, type TestDatabase } from './harness.ts';
 import {
   counterOf, download, getMerge, mergeRequest, peopleCsv, setPlan, startMerge, templateWithSheet, waitForMerge, type MergeServer,
@@ -42,55 +45,79 @@ forEachDatabase((database: TestDatabase) => {
       await rm(dataDir, { recursive: true, force: true });
     });
 
-    it('finishes an interrupted merge after the restart, and ends one whose job is gone', async () => {
+    it('resumes an interrupted merge after the restart from the documents written, and ends one whose job is gone', async () => {
       const first = await startTestServer({ database, config: shared });
       const user = await first.signUp();
       await setPlan(first, user.uid, 'Enterprise');
       // Per-row passwords: every document costs a key derivation, so the merge is still running when stopped.
       const big = await templateWithSheet(first, user.token, peopleCsv(ROWS));
-      const interrupted = mergeRequest({ passwordProtection: { readPassword: 'open{{Code}}', modifyPassword: 'Owner123' } });
+      const interrupted = mergeRequest({ fileNamePattern: '{{Last}}-{{First}}', passwordProtection: { readPassword: 'open{{Code}}', modifyPassword: 'Owner123' } });
       expect((await startMerge(first, user.token, big, interrupted)).status).toBe(202);
       // A second merge waits behind it (one merge at a time); its job record will be lost.
       const other = await templateWithSheet(first, user.token, peopleCsv(3), undefined, 'Other.pdf');
       const orphan = mergeRequest();
       expect((await startMerge(first, user.token, other, orphan)).status).toBe(202);
-      const midway = await waitForMerge(first, user.token, big, interrupted.mergeId, (merge) => merge.status === 'generating' && merge.done > 0);
+      const midway = await waitForMerge(first, user.token, big, interrupted.mergeId, (merge) => merge.status === 'generating' && merge.done >= ROWS / 6);
       expect(midway.done).toBeLessThan(ROWS);
 
       // Stop abruptly: the running job is abandoned, not finished.
       await first.ctx.jobs.stop();
-      expect((await getMerge(first, user.token, big, interrupted.mergeId)).status).toBe('generating');
+      const stopped = await getMerge(first, user.token, big, interrupted.mergeId);
+      expect(stopped.status).toBe('generating');
+      const reached = stopped.done;
+      expect(reached).toBeGreaterThan(0);
       expect((await getMerge(first, user.token, other, orphan.mergeId)).status).toBe('queued');
       await first.ctx.db.query('DELETE FROM jobs WHERE id = $1', [orphan.mergeId]);
       // PGlite runs in memory in tests: carry its data over as a disk would.
       const snapshot = database === 'pglite' ? await (first.ctx.db as PgliteDb).dumpDataDir() : undefined;
       await first.close();
 
-      const second = await restart(shared, snapshot);
+      const logged: Array<Record<string, unknown>> = [];
+      const second = await restart(shared, snapshot, logged);
       try {
+        // From its first answer on, the second server shows at least the progress the first one reached.
+        const seen: number[] = [];
+        const done = await waitForMerge(second, user.token, big, interrupted.mergeId, (merge) => (seen.push(merge.done), merge.status !== 'generating'), 120_000);
+        expect(Math.min(...seen)).toBeGreaterThanOrEqual(reached);
+        expect(done).toMatchObject({ status: 'completed', total: ROWS, done: ROWS, error: null });
+        // The documents written before the stop are not made again: the second run makes only the rest.
+        const resumed = logged.find((line) => line.msg === 'merge resumed' && line.mergeId === interrupted.mergeId);
+        expect(resumed?.documents).toBeGreaterThanOrEqual(reached);
+        const written = logged.find((line) => line.msg === 'merge documents written' && line.mergeId === interrupted.mergeId);
+        expect(written).toMatchObject({ documents: ROWS, made: ROWS - (resumed!.documents as number) });
+
         const lost = await waitForMerge(second, user.token, other, orphan.mergeId);
         expect(lost).toMatchObject({ status: 'error', error: { code: 'merge/interrupted' }, downloadUrl: null });
 
-        const done = await waitForMerge(second, user.token, big, interrupted.mergeId, undefined, 120_000);
-        expect(done).toMatchObject({ status: 'completed', total: ROWS, done: ROWS, error: null });
         expect(await counterOf(second, user.uid)).toBe(ROWS);
         const zip = await download(second, done.downloadUrl!);
         expect(zip.status).toBe(200);
-        const entries = listZip(zip.bytes);
-        expect(entries).toHaveLength(ROWS);
-        expect(new Set(entries).size).toBe(ROWS);
+        // Every row's own document once, in a ZIP whose every entry checks out (CRC, sizes, directory).
+        inZip(zip.bytes, (entries, textOf) => {
+          expect(entries).toHaveLength(ROWS);
+          expect(new Set(entries)).toEqual(new Set(Array.from({ length: ROWS }, (_, i) => `Family${i + 1}-Given${i + 1}.pdf`)));
+          // A document made before the stop and one made after: each opens with its row's password and holds its row.
+          for (const n of [1, ROWS]) expect(textOf(`Family${n}-Given${n}.pdf`, `openC${n}`)).toContain(`Given${n}`);
+        });
+        expect(await readdir(path.join(dataDir, 'tmp'))).toEqual([]);
       } finally {
         await second.close();
       }
-    });
+    }, 180_000);
   });
 });
 
 /** A new server process on the same data (the same DATA_DIR, and database or PGlite snapshot). */
-async function restart(shared: ConfigOverrides, snapshot: Blob | undefined): Promise<MergeServer & Pick<RunningServer, 'close'>> {
-  const config = loadConfig({}, { PORT: 0, HOST: '127.0.0.1', MIN_RESPONSE_MS: 0, LOG_LEVEL: 'error', DATABASE_URL: 'memory://', ...shared });
+async function restart(shared: ConfigOverrides, snapshot: Blob | undefined, logged: Array<Record<string, unknown>>): Promise<MergeServer & Pick<RunningServer, 'close'>> {
+  const config = loadConfig({}, { PORT: 0, HOST: '127.0.0.1', MIN_RESPONSE_MS: 0, LOG_LEVEL: 'info', DATABASE_URL: 'memory://', ...shared });
   const db = snapshot ? await openPglite('memory://', { loadDataDir: snapshot }) : undefined;
-  const server = await startServer(config, { db });
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n')) if (line.startsWith('{')) logged.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  const server = await startServer(config, { db, log: createLogger({ LOG_LEVEL: 'info' }, stream) });
   const inject = async (method: string, urlPath: string, options: InjectOptions = {}) => {
     const response = await server.app.inject({
       method: method as 'GET',
@@ -108,12 +135,20 @@ async function restart(shared: ConfigOverrides, snapshot: Blob | undefined): Pro
   return { ctx: server.ctx, url: server.url, inject, close: server.close };
 }
 
-function listZip(bytes: Buffer): string[] {
-  const file = path.join(tmpdir(), `sheaf-restart-${randomBytes(6).toString('hex')}.zip`);
+/** Checks the ZIP with `unzip -t` and hands `check` its entry names and a reader of one entry's text. */
+function inZip(bytes: Buffer, check: (entries: string[], textOf: (name: string, password: string) => string) => void): void {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sheaf-restart-'));
+  const file = path.join(dir, 'merge.zip');
   writeFileSync(file, bytes);
   try {
-    return execFileSync('unzip', ['-Z1', file], { encoding: 'utf8' }).split('\n').filter(Boolean);
+    expect(execFileSync('unzip', ['-tq', file], { encoding: 'utf8' })).toMatch(/No errors detected/);
+    const entries = execFileSync('unzip', ['-Z1', file], { encoding: 'utf8' }).split('\n').filter(Boolean);
+    check(entries, (name, password) => {
+      const pdf = path.join(dir, 'document.pdf');
+      writeFileSync(pdf, execFileSync('unzip', ['-p', file, name], { maxBuffer: 64 * 1024 * 1024 }));
+      return execFileSync('pdftotext', ['-upw', password, pdf, '-'], { encoding: 'utf8' });
+    });
   } finally {
-    rmSync(file, { force: true });
+    rmSync(dir, { recursive: true, force: true });
   }
 }

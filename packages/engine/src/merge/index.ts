@@ -37,6 +37,8 @@ export interface PreparedMerge {
   /**
    * The separate documents, made lazily one at a time. With a partition, only the documents of this
    * worker's batches are made (names still account for every document, so they stay unique).
+   * With `partition.start`, documents before it are not made (a resumed merge) but their rows'
+   * issues are still reported (by partition 0 only).
    */
   documents(partition?: Partition): Generator<OutputDocument>;
   /** The combined document as chunks, made lazily. */
@@ -48,6 +50,8 @@ export interface Partition {
   index: number;
   count: number;
   batchSize: number;
+  /** The first document to make (default 0); batches are counted from it. */
+  start?: number;
 }
 
 export async function prepareMerge(input: MergeInput): Promise<PreparedMerge> {
@@ -83,7 +87,13 @@ function* separateDocuments(plan: MergePlan, issues: RowIssue[], partition?: Par
     const first = group[0]!;
     // Every group is named, in order, in every worker, so names come out the same and unique.
     const name = names ? names[index]! : fileName!(first);
-    const mine = !partition || Math.floor(index / partition.batchSize) % partition.count === partition.index;
+    const start = partition?.start ?? 0;
+    if (index < start) {
+      // Made by an earlier run (a resumed merge): only its issues are reported again, once.
+      if (partition!.index === 0) issues.push(...rowProblems(plan, group));
+      continue;
+    }
+    const mine = !partition || Math.floor((index - start) / partition.batchSize) % partition.count === partition.index;
     if (!mine) continue;
     const problems = rowProblems(plan, group);
     if (problems.length) {

@@ -32,14 +32,14 @@ async function main(request: WorkerRequest): Promise<void> {
   });
   try {
     const merge = await prepareMerge({ ...request, sheet: fromTransferableSheet(request.sheet) });
-    const { index, count, batchSize } = request.partition;
-    const batches = Math.ceil(merge.documentCount / batchSize);
+    const { index, count, batchSize, start = 0 } = request.partition;
+    const batches = Math.ceil(Math.max(0, merge.documentCount - start) / batchSize);
     const documents = merge.documents(request.partition);
     let pending = documents.next();
     let prefixSent = false;
     for (let batch = index; batch < batches; batch += count) {
       const owned: OutputDocument[] = [];
-      while (!pending.done && Math.floor(pending.value.index / batchSize) === batch) {
+      while (!pending.done && Math.floor((pending.value.index - start) / batchSize) === batch) {
         owned.push(pending.value);
         pending = documents.next();
       }

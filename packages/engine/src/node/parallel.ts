@@ -18,6 +18,8 @@ export interface ParallelOptions {
   workers?: number;
   /** Documents per batch (default 32). */
   batchSize?: number;
+  /** The first document to make (a resumed merge); the documents before it are not made. */
+  start?: number;
 }
 
 export interface ParallelMerge {
@@ -30,12 +32,12 @@ export function mergeDocumentsInParallel(input: MergeInput, options: ParallelOpt
   const count = Math.max(1, options.workers ?? availableParallelism());
   const batchSize = options.batchSize ?? 32;
   const issues: RowIssue[] = [];
-  return { documents: run(input, count, batchSize, issues), issues };
+  return { documents: run(input, count, batchSize, options.start ?? 0, issues), issues };
 }
 
-async function* run(input: MergeInput, count: number, batchSize: number, issues: RowIssue[]): AsyncGenerator<OutputDocument> {
+async function* run(input: MergeInput, count: number, batchSize: number, start: number, issues: RowIssue[]): AsyncGenerator<OutputDocument> {
   const { sheet, ...rest } = input;
-  const workers = Array.from({ length: count }, (_, index) => startWorker({ ...rest, sheet: toTransferableSheet(sheet), partition: { index, count, batchSize } }));
+  const workers = Array.from({ length: count }, (_, index) => startWorker({ ...rest, sheet: toTransferableSheet(sheet), partition: { index, count, batchSize, start } }));
   try {
     // Each worker's shared prefix (identical bytes in practice; kept apart so nothing depends on it).
     const prefixes: Uint8Array[][] = workers.map(() => []);

@@ -97,10 +97,13 @@ export async function listMergeIdsOfTemplate(q: Queryable, ownerId: string, temp
   return rows.map((row) => row.id);
 }
 
-/** queued -> generating, at the start of each attempt (a re-run starts over from 0). */
+/**
+ * queued -> generating, at the start of each attempt. `done` is kept: a resumed run goes on from the
+ * documents written (run-merge.ts sets it once it knows how many).
+ */
 export async function markGenerating(q: Queryable, ownerId: string, mergeId: string): Promise<void> {
   await q.query(
-    `UPDATE merges SET status = 'generating', done = 0, started_at = now()
+    `UPDATE merges SET status = 'generating', started_at = now()
      WHERE id = $1 AND owner_id = $2 AND status = ANY($3::text[])`,
     [mergeId, ownerId, ACTIVE_STATUSES],
   );

@@ -1,7 +1,9 @@
 /**
  * The 'merge' job: makes the documents of one merge into a file, stores it, then completes the merge
- * and charges the documents in one transaction. A crash anywhere before that transaction re-runs the
- * job from the start; a merge already completed is left alone, so nothing is charged twice.
+ * and charges the documents in one transaction. A merge already completed is left alone, so nothing is
+ * charged twice. A run stopped before that transaction (a crash, a shutdown, a lost lease) leaves its
+ * ZIP and checkpoint journal in tmp under the merge's id (resumable-zip.ts): the next run goes on
+ * from the documents written. A combined PDF is made again from the start.
  */
 import { createReadStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
@@ -12,9 +14,10 @@ import type { MergeInput, RowIssue } from '@sheaf/engine';
 import type { AppContext } from '../../context.ts';
 import type { JobContext } from '../../jobs/types.ts';
 import { isShutdown } from '../../jobs/runner.ts';
-import { writeCombined, writeZip } from '../../merge-output/outputs.ts';
+import { writeCombined } from '../../merge-output/outputs.ts';
+import { journalOf, partialOf, readResumePoint, writeResumableZip } from '../../merge-output/resumable-zip.ts';
 import { asStorageError } from '../../merge-output/storage-full.ts';
-import { ownScratch } from './scratch-sweep.ts';
+import { ownScratch, resumableZipOf } from './scratch-sweep.ts';
 import { throttled, untilAborted } from '../../merge-output/streams.ts';
 import { fallbackFonts, loadTemplateForMerge } from '../templates/index.ts';
 import { loadSheet } from '../spreadsheets/index.ts';
@@ -58,16 +61,20 @@ export async function runMergeJob(ctx: AppContext, payload: MergeJobPayload, job
   }
   const tmpDir = path.join(ctx.config.DATA_DIR, 'tmp');
   await mkdir(tmpDir, { recursive: true });
-  const tmpFile = path.join(tmpDir, `${mergeId}-${job.attempt}${row.is_combined_output ? '.pdf' : '.zip'}`);
-  const release = ownScratch(tmpFile); // the periodic sweep leaves it alone
+  // A ZIP is named by the merge (the next run resumes it), a combined PDF by the attempt.
+  const tmpFile = row.is_combined_output ? path.join(tmpDir, `${mergeId}-${job.attempt}.pdf`) : resumableZipOf(tmpDir, mergeId);
+  const indexFile = path.join(tmpDir, `${mergeId}-${job.attempt}.index.jsonl`);
+  const releaseFile = ownScratch(tmpFile); // the periodic sweep leaves them alone
+  const releaseIndex = ownScratch(indexFile);
+  let keepForResume = false;
   try {
-    const made = await makeFile(ctx, row, tmpFile, job.signal);
+    const made = await makeFile(ctx, row, tmpFile, indexFile, job);
     const size = (await stat(tmpFile)).size;
     await ctx.blobs.put(blobLayout.merge.result(mergeId, made.fileName), createReadStream(tmpFile));
     // What the per-document output collected goes with the ZIP (an emailed merge: its document index).
     await made.output?.store();
     // Stored: the scratch files go before the merge shows as completed, so a finished merge leaves nothing in tmp.
-    await removeScratch(tmpFile);
+    await removeScratch(tmpFile, indexFile);
     job.signal.throwIfAborted();
     const afterCommit = new AfterCommit();
     const completed = await ctx.db.transaction(async (tx) => {
@@ -81,7 +88,10 @@ export async function runMergeJob(ctx: AppContext, payload: MergeJobPayload, job
     // Cancelled or deleted while the file was being stored: the file belongs to nobody.
     if (!completed) await ctx.blobs.deletePrefix(blobLayout.merge.folder(mergeId));
   } catch (caught) {
-    if (isShutdown(job.signal)) throw caught; // handed back to the queue: a restart makes it again
+    if (isShutdown(job.signal)) {
+      keepForResume = true; // handed back to the queue: the next run goes on from the documents written
+      throw caught;
+    }
     if (job.signal.aborted) {
       await ctx.blobs.deletePrefix(blobLayout.merge.folder(mergeId));
       await markEnded(ctx.db, ownerId, mergeId, 'cancelled', null);
@@ -101,18 +111,18 @@ export async function runMergeJob(ctx: AppContext, payload: MergeJobPayload, job
     if (job.attempt < MERGE_MAX_ATTEMPTS) throw error; // the runner tries again with backoff
     await markEnded(ctx.db, ownerId, mergeId, 'error', { code: 'generic/something-wrong', message: formatErrorMessage('generic/something-wrong') });
   } finally {
-    await removeScratch(tmpFile);
-    release();
+    // A run tried again after a failure starts over: what this one wrote may be what failed.
+    if (!keepForResume) await removeScratch(tmpFile, indexFile);
+    // Remade from the journal by the next run; not awaited: a shutdown must not wait on a stuck disk.
+    else void rm(indexFile, { force: true }).catch(() => undefined);
+    releaseFile();
+    releaseIndex();
   }
 }
 
-async function removeScratch(tmpFile: string): Promise<void> {
-  await rm(tmpFile, { force: true });
-  await rm(indexFileOf(tmpFile), { force: true });
+async function removeScratch(tmpFile: string, indexFile: string): Promise<void> {
+  await Promise.all([tmpFile, partialOf(tmpFile), journalOf(tmpFile), indexFile].map((file) => rm(file, { force: true })));
 }
-
-/** A scratch file the per-document output may write (removed with the job's temporary file). */
-const indexFileOf = (tmpFile: string) => `${tmpFile}.index.jsonl`;
 
 interface MadeFile {
   fileName: string;
@@ -149,7 +159,8 @@ export async function loadMergeInput(ctx: AppContext, row: MergeRow) {
   return { input, sheet, options, fileName };
 }
 
-async function makeFile(ctx: AppContext, row: MergeRow, tmpFile: string, signal: AbortSignal): Promise<MadeFile> {
+async function makeFile(ctx: AppContext, row: MergeRow, tmpFile: string, indexFile: string, job: JobContext): Promise<MadeFile> {
+  const { signal } = job;
   const { prepareMerge } = await import('@sheaf/engine');
   const { mergeDocumentsInParallel } = await import('@sheaf/engine/node');
   const { input, sheet, options, fileName: fileNameOf } = await loadMergeInput(ctx, row);
@@ -157,28 +168,39 @@ async function makeFile(ctx: AppContext, row: MergeRow, tmpFile: string, signal:
   signal.throwIfAborted();
   const fileName = fileNameOf(merge.isCombined);
   const total = merge.isCombined ? merge.rowCount : merge.documentCount;
-  await updateProgress(ctx.db, row.owner_id, row.id, 0, total);
 
   if (merge.isCombined) {
+    await updateProgress(ctx.db, row.owner_id, row.id, 0, total);
     await writeCombined(tmpFile, untilAborted(merge.combined(), signal));
     const skippedRows = new Set(merge.issues.map((issue) => issue.rowNumber)).size;
     return { fileName, documents: merge.rowCount - skippedRows, issues: merge.issues };
   }
+  // The journal of another merge, or of this one with other documents, is not resumed.
+  const key = `${row.id}:${new Date(row.created_at).getTime()}:${merge.documentCount}`;
+  const resume = await readResumePoint(tmpFile, key);
+  const start = resume.entries.length ? resume.entries.at(-1)!.index + 1 : 0;
+  // The documents made before count as done from the start: progress never goes back.
+  await updateProgress(ctx.db, row.owner_id, row.id, resume.entries.length, total);
+  if (start > 0) ctx.log.info({ mergeId: row.id, documents: resume.entries.length, from: start, attempt: job.attempt }, 'merge resumed');
   const progress = throttled(PROGRESS_INTERVAL_MS, (done) => updateProgress(ctx.db, row.owner_id, row.id, done));
-  const parallel = options.passwordProtection && merge.documentCount >= PARALLEL_MIN_DOCUMENTS && availableParallelism() > 1
-    ? mergeDocumentsInParallel(input)
+  const parallel = options.passwordProtection && merge.documentCount - start >= PARALLEL_MIN_DOCUMENTS && availableParallelism() > 1
+    ? mergeDocumentsInParallel(input, { start })
     : undefined;
-  const output = frozenFollowUp(row) ? followUpOf(ctx)?.documentOutput(row, sheet, indexFileOf(tmpFile)) : undefined;
+  const documents = parallel?.documents ?? (start > 0 ? merge.documents({ index: 0, count: 1, batchSize: merge.documentCount, start }) : merge.documents());
+  const output = frozenFollowUp(row) ? followUpOf(ctx)?.documentOutput(row, sheet, indexFile) : undefined;
   try {
-    const { documents } = await writeZip(
-      tmpFile,
-      untilAborted(parallel?.documents ?? merge.documents(), signal),
-      (done) => progress.push(done),
-      output ? (document, offset) => output.write(document, offset) : undefined,
-    );
+    const { documents: written } = await writeResumableZip(tmpFile, untilAborted(documents, signal), {
+      key,
+      modified: new Date(row.created_at),
+      resume,
+      signal,
+      onProgress: (done) => progress.push(done),
+      onEntry: output ? (document, offset) => output.write(document, offset) : undefined,
+    });
     await progress.flush();
     await output?.close();
-    return { fileName, documents, issues: parallel ? parallel.issues : merge.issues, output };
+    ctx.log.info({ mergeId: row.id, documents: written, made: written - resume.entries.length }, 'merge documents written');
+    return { fileName, documents: written, issues: parallel ? parallel.issues : merge.issues, output };
   } catch (error) {
     output?.abort();
     throw error;

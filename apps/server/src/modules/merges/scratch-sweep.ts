@@ -5,7 +5,9 @@
  * 10 minutes these go, unless a job of this process owns them. With a database other processes share
  * (PostgreSQL), DATA_DIR may be shared too: a file is then only removed once it has not been written
  * for a few minutes and its merge is no longer active. The embedded database (PGlite) serves one
- * process, so there every file no job of this one owns is stranded.
+ * process, so there every file no job of this one owns is stranded, except a merge's resumable ZIP
+ * (`<mergeId>-merge.zip.partial` and its `.entries.jsonl` journal): it stays while its merge is
+ * queued or generating, for the next run to go on from (run-merge.ts).
  */
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -33,6 +35,12 @@ export function ownScratch(file: string): () => void {
 const isOwned = (file: string) => [...owned].some((own) => file === own || file.startsWith(`${own}.`));
 const MERGE_ID = /^([A-Za-z0-9]{20})-/;
 
+/** The ZIP a merge's runs share (the next run resumes it): named by the merge, not the attempt. */
+export const resumableZipOf = (tmpDir: string, mergeId: string) => path.join(tmpDir, `${mergeId}-merge.zip`);
+const RESUMABLE = /^[A-Za-z0-9]{20}-merge\.zip(\.partial|\.entries\.jsonl)?$/;
+/** Before the embedded database opens, a resumable ZIP stays only while this much is free (it may be what filled the disk). */
+const RESUMABLE_MIN_FREE_MB = 16;
+
 export interface SweepResult {
   removed: string[];
 }
@@ -46,7 +54,7 @@ export async function sweepScratch(ctx: AppContext, { atStart = false, blobs = t
   const shared = Boolean(ctx.config.DATABASE_URL?.startsWith('postgres'));
   const tmpDir = path.join(ctx.config.DATA_DIR, 'tmp');
   const now = Date.now();
-  const candidates: Array<{ file: string; mergeId: string | undefined }> = [];
+  const candidates: Array<{ file: string; mergeId: string | undefined; resumable: boolean }> = [];
   for (const name of await listNames(tmpDir)) {
     const file = path.join(tmpDir, name);
     // This process's own assembling index (the name carries its pid) or a job's file: in use.
@@ -55,12 +63,14 @@ export async function sweepScratch(ctx: AppContext, { atStart = false, blobs = t
     if (!stats?.isFile()) continue;
     const fresh = now - stats.mtimeMs < SCRATCH_GRACE_MS;
     if (fresh && (shared || !atStart)) continue;
-    candidates.push({ file, mergeId: MERGE_ID.exec(name)?.[1] });
+    candidates.push({ file, mergeId: MERGE_ID.exec(name)?.[1], resumable: RESUMABLE.test(name) });
   }
-  // Shared: another process may still be storing a finished file (not written to, but read) of an active merge.
-  const active = shared ? await activeMerges(ctx, candidates.flatMap((c) => (c.mergeId ? [c.mergeId] : []))) : new Set<string>();
-  for (const { file, mergeId } of candidates) {
-    if (mergeId && active.has(mergeId)) continue;
+  // Shared: another process may still be storing a finished file (not written to, but read) of an active
+  // merge. Either way a resumable ZIP of an active merge waits for the merge's next run.
+  const asked = candidates.filter((c) => c.mergeId && (shared || c.resumable)).map((c) => c.mergeId!);
+  const active = await activeMerges(ctx, asked);
+  for (const { file, mergeId, resumable } of candidates) {
+    if (mergeId && (shared || resumable) && active.has(mergeId)) continue;
     await rm(file, { force: true });
     removed.push(file);
   }
@@ -108,12 +118,15 @@ async function sweepBlobPartials(blobDir: string, now: number): Promise<string[]
  * would keep PGlite from starting (it writes its lock file and WAL first). PGlite serves one process,
  * so when nobody holds its lock nobody writes DATA_DIR/tmp either: everything there goes.
  */
-export async function sweepBeforeEmbeddedDb(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>, log: Pick<AppContext['log'], 'info' | 'warn'>): Promise<void> {
+export async function sweepBeforeEmbeddedDb(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'> & Partial<Pick<Config, 'MIN_FREE_MB'>>, log: Pick<AppContext['log'], 'info' | 'warn'>): Promise<void> {
   if (config.DATABASE_URL) return; // PostgreSQL, or memory://: nothing of the database lives in DATA_DIR
   try {
     if ((await lockHolder(path.join(config.DATA_DIR, 'db'))) !== null) return; // another process runs: its open fails
     const tmpDir = path.join(config.DATA_DIR, 'tmp');
-    const names = await listNames(tmpDir);
+    // Resumable ZIPs stay when there is room (the sweep after the database opens removes those of ended merges).
+    const free = await freeMegabytes(config.DATA_DIR);
+    const roomy = free === undefined || free >= Math.max(config.MIN_FREE_MB ?? 0, RESUMABLE_MIN_FREE_MB);
+    const names = (await listNames(tmpDir)).filter((name) => !(roomy && RESUMABLE.test(name)));
     for (const name of names) await rm(path.join(tmpDir, name), { recursive: true, force: true });
     if (names.length) log.info({ files: names.length }, 'removed stranded temporary files');
   } catch (error) {
