@@ -19,7 +19,7 @@ import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import { describe } from 'vitest';
 import { loadConfig, type Config, type ConfigOverrides } from '../src/config.ts';
-import { startServer, type RunningServer } from '../src/boot.ts';
+import { startServer, type RunningServer, type StartOptions } from '../src/boot.ts';
 import { openPglite } from '../src/adapters/db/pglite.ts';
 import { migrate, MIGRATIONS_DIR } from '../src/adapters/db/migrate.ts';
 import type { Db } from '../src/adapters/db/types.ts';
@@ -71,16 +71,19 @@ export interface TestServer extends Pick<RunningServer, 'app' | 'ctx' | 'url'> {
 
 export const TEST_PASSWORD = 'Sheaf-test-passw0rd!';
 
-export async function startTestServer(options: { database: TestDatabase; config?: ConfigOverrides; log?: FastifyBaseLogger }): Promise<TestServer> {
+export async function startTestServer(options: { database: TestDatabase; config?: ConfigOverrides; log?: FastifyBaseLogger; jobOptions?: StartOptions['jobOptions'] }): Promise<TestServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'sheaf-test-'));
   const cleanups: Array<() => Promise<void>> = [() => rm(dataDir, { recursive: true, force: true })];
   try {
     let databaseUrl = 'memory://';
     let db: Db | undefined;
     if (options.database === 'postgres') {
-      const created = await createPostgresDatabase();
-      databaseUrl = created.url;
-      cleanups.push(created.drop);
+      // A DATABASE_URL in the overrides names a PostgreSQL server of the test's own (postgres-restart.test.ts).
+      if (!options.config?.DATABASE_URL) {
+        const created = await createPostgresDatabase();
+        databaseUrl = created.url;
+        cleanups.push(created.drop);
+      }
     } else {
       db = await openPglite('memory://', { loadDataDir: await migratedPgliteSnapshot() });
     }
@@ -100,7 +103,7 @@ export async function startTestServer(options: { database: TestDatabase; config?
         ...options.config,
       },
     );
-    const server = await startServer(config, { db, ...(options.log ? { log: options.log } : {}) });
+    const server = await startServer(config, { db, ...(options.log ? { log: options.log } : {}), ...(options.jobOptions ? { jobOptions: options.jobOptions } : {}) });
     cleanups.push(() => server.close());
     let counter = 0;
 

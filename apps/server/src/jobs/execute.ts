@@ -5,6 +5,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { isSheafError } from '@sheaf/shared';
+import { isConnectionError, whenDatabaseAnswers } from '../adapters/db/connection-errors.ts';
 import type { Db } from '../adapters/db/types.ts';
 import { InvalidJobPayload } from './registry.ts';
 import { runInScope } from './request-scope.ts';
@@ -16,6 +17,13 @@ export type JobLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 export type JobOutcome = { end: 'done' } | { end: 'failed' } | { end: 'retry'; delayMs: number } | { end: 'aborted' };
 
 const MAX_BACKOFF_MS = 10 * 60_000;
+/**
+ * How long the outcome of a run is written again while the database is away (a restart): without it
+ * the row would stay 'running' until its lease ran out, and the job would wait that long after the
+ * database came back. Each write names its attempt, so a late one never overwrites a newer claim.
+ */
+const RECORD_OUTCOME_MS = 10 * 60_000;
+const record = (write: () => Promise<void>) => whenDatabaseAnswers(write, RECORD_OUTCOME_MS);
 
 export async function executeJob(db: Db, log: JobLog, job: JobRow, handler: JobHandler<unknown>, signal: AbortSignal, backoffMs: number): Promise<JobOutcome> {
   // Every log line written while the job runs carries its id and the request that queued it.
@@ -30,15 +38,16 @@ export async function executeJob(db: Db, log: JobLog, job: JobRow, handler: JobH
       const permanent = isSheafError(error) || error instanceof InvalidJobPayload;
       if (permanent || job.attempts >= job.max_attempts) {
         log.warn({ err: error, jobId: job.id, kind: job.kind }, 'job failed');
-        await finishJob(db, job, 'failed', isSheafError(error) ? `${error.code}: ${message}` : message);
+        await record(() => finishJob(db, job, 'failed', isSheafError(error) ? `${error.code}: ${message}` : message));
         return { end: 'failed' } as const;
       }
-      const delayMs = Math.min(MAX_BACKOFF_MS, backoffMs * 2 ** (job.attempts - 1));
+      // The database went away under the job: the try is over, the next one starts once it is back.
+      const delayMs = isConnectionError(error) ? backoffMs : Math.min(MAX_BACKOFF_MS, backoffMs * 2 ** (job.attempts - 1));
       log.warn({ err: error, jobId: job.id, kind: job.kind, retryInMs: delayMs }, 'job failed, will retry');
-      await retryJob(db, job, delayMs, message);
+      await record(() => retryJob(db, job, delayMs, message));
       return { end: 'retry', delayMs } as const;
     }
-    await finishJob(db, job, 'done', null);
+    await record(() => finishJob(db, job, 'done', null));
     log.info({ jobId: job.id, kind: job.kind }, 'job done');
     return { end: 'done' } as const;
   });
