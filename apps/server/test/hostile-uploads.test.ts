@@ -31,7 +31,7 @@ const FILE_TYPE = 'application/octet-stream';
  */
 async function blobKeys(root: string): Promise<string[]> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((entry) => entry.isFile() && !entry.name.startsWith('thumbnail.png'))
+  return entries.filter((entry) => entry.isFile() && !entry.name.startsWith('thumbnail'))
     .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name))).sort();
 }
 

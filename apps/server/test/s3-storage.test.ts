@@ -69,7 +69,9 @@ describe('files on S3', () => {
     pdfs.forEach((pdf, index) => expect(pdf.text).toContain(`Given${index + 1}`));
 
     const templateKeys = await keysUnder(`templates/${templateId}/`);
-    expect(templateKeys.get(`templates/${templateId}/template.pdf`)).toBe(TEMPLATE_PDF.length);
+    // The PDF under its file id (blobLayout.template.pdf), one file.
+    const pdfKeys = [...templateKeys.keys()].filter((key) => /^templates\/[^/]+\/template-[^/]+\.pdf$/.test(key));
+    expect(pdfKeys.map((key) => templateKeys.get(key))).toEqual([TEMPLATE_PDF.length]);
     expect([...templateKeys.keys()].filter((key) => key.startsWith(`templates/${templateId}/spreadsheet`))).toHaveLength(1);
     const mergeKeys = await keysUnder(`merges/${request.mergeId}/`);
     expect(mergeKeys.get(`merges/${request.mergeId}/Zeugnisse März.zip`)).toBe(merge.fileSize);

@@ -1,4 +1,6 @@
 /** The template library through the HTTP API: upload, download, thumbnails, unlock, settings, copies, delete. */
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TemplateDetail, TemplateExport, TemplateSummary } from '@sheaf/shared';
 import { forEachDatabase, startTestServer } from './harness.ts';
@@ -263,8 +265,8 @@ forEachDatabase((database) => {
       expect(deleted.json).toEqual({ ok: true });
       expect((await server.inject('GET', `/templates/${detail.id}`, { token })).json).toMatchObject({ code: 'template/not-found' });
       expect((await server.inject('GET', `/templates/${detail.id}/download`, { token })).status).toBe(404);
-      expect(await server.ctx.blobs.exists(`templates/${detail.id}/template.pdf`)).toBe(false);
-      expect(await server.ctx.blobs.exists(`templates/${detail.id}/thumbnail.png`)).toBe(false);
+      // Nothing of the template's folder is left (its PDF and thumbnail are under keys of their own).
+      expect(await readdir(path.join(server.config.BLOB_DIR, 'templates', detail.id)).catch(() => [])).toEqual([]);
       expect(await server.ctx.blobs.exists(`merges/${mergeId}/result.zip`)).toBe(false);
     });
   });

@@ -8,9 +8,10 @@
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TemplateDetail } from '@sheaf/shared';
 import { blobLayout } from '../src/adapters/blobs/layout.ts';
+import { storeThumbnail } from '../src/modules/templates/pdf-tasks.ts';
 import { forEachDatabase, startTestServer, type TestDatabase } from './harness.ts';
 import { fixture, makeEncryptedPdf, makePdf, pdfText, placeholder } from './library-support.ts';
 
@@ -23,7 +24,7 @@ const variant = (bytes: Uint8Array) => new Uint8Array(Buffer.concat([bytes, Buff
 /** Every file under the blob folder but thumbnails (rendered in the background whenever they are ready). */
 async function blobKeys(root: string): Promise<string[]> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((entry) => entry.isFile() && !entry.name.startsWith('thumbnail.png'))
+  return entries.filter((entry) => entry.isFile() && !entry.name.startsWith('thumbnail'))
     .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name))).sort();
 }
 
@@ -44,10 +45,11 @@ forEachDatabase((database: TestDatabase) => {
   describe('upload atomicity', () => {
     let server: TestServer;
     let token: string;
+    let ownerId: string;
 
     beforeAll(async () => {
       server = await startTestServer({ database });
-      token = (await server.signUp()).token;
+      ({ token, uid: ownerId } = await server.signUp());
     });
     afterAll(async () => {
       await server.close();
@@ -103,6 +105,22 @@ forEachDatabase((database: TestDatabase) => {
       expect(now[0]).not.toBe(oldKey);
       expect((await download(id)).equals(Buffer.from(replacement))).toBe(true);
       expect(await previewText(id)).toContain('REPLACEMENT');
+    });
+
+    it('shows the thumbnail of the current PDF when a render of the replaced one finishes late', async () => {
+      const { id } = await newTemplate('FIRST');
+      const first = (await server.inject('GET', `/templates/${id}`, { token })).json as TemplateDetail;
+      expect((await upload('PUT', `/templates/${id}/file`, 'New.pdf', await makePdf({ pages: 1, title: 'SECOND' }))).status).toBe(200);
+      const current = await vi.waitFor(async () => {
+        const detail = (await server.inject('GET', `/templates/${id}`, { token })).json as TemplateDetail;
+        expect(detail.thumbnailUrl).not.toBeNull();
+        return detail;
+      }, { timeout: 30_000, interval: 100 });
+      const shown = Buffer.from((await server.inject('GET', `/templates/${id}/thumbnail`, { token })).body);
+      // The background render of the first file ends now: it is not kept, and the thumbnail shown stays.
+      expect(await storeThumbnail(server.ctx, ownerId, id, first.checksum, new Uint8Array(shown.length).fill(7))).toBe(false);
+      expect((await server.inject('GET', `/templates/${id}`, { token })).json.thumbnailUrl).toBe(current.thumbnailUrl);
+      expect(Buffer.from((await server.inject('GET', `/templates/${id}/thumbnail`, { token })).body).equals(shown)).toBe(true);
     });
 
     it('keeps an encrypted template locked and whole when the commit of its unlocked file fails', async () => {
@@ -185,6 +203,13 @@ forEachDatabase((database: TestDatabase) => {
         await server.ctx.blobs.copy(from, to);
         await server.ctx.blobs.delete(from);
       };
+      const { checksum } = await vi.waitFor(async () => {
+        const detail = (await server.inject('GET', `/templates/${id}`, { token })).json as TemplateDetail;
+        expect(detail.thumbnailUrl).not.toBeNull();
+        return detail;
+      }, { timeout: 30_000, interval: 100 });
+      const thumbnail = Buffer.from((await server.inject('GET', `/templates/${id}/thumbnail`, { token })).body);
+      await move(blobLayout.template.thumbnail(id, checksum), blobLayout.template.thumbnail(id, null));
       await move(blobLayout.template.pdf(id, row!.file_id), blobLayout.template.pdf(id, null));
       await move(blobLayout.template.image(id, 'logo.png', image!.file_id), blobLayout.template.image(id, 'logo.png', null));
       await move(blobLayout.template.attachment(id, 'terms.pdf', row!.attachment_files['terms.pdf']), blobLayout.template.attachment(id, 'terms.pdf', null));
@@ -193,6 +218,7 @@ forEachDatabase((database: TestDatabase) => {
       expect(await templateKeys(id)).toEqual([`templates/${id}/attachments/terms%2Epdf`, `templates/${id}/images/logo%2Epng`, `templates/${id}/template.pdf`]);
 
       expect((await download(id)).equals(Buffer.from(bytes))).toBe(true);
+      expect(Buffer.from((await server.inject('GET', `/templates/${id}/thumbnail`, { token })).body).equals(thumbnail)).toBe(true);
       expect(await previewText(id)).toContain('LEGACY');
       const exported = (await server.inject('GET', `/templates/${id}/export`, { token })).json as { images: Array<{ name: string; data: string }> };
       expect(exported.images).toEqual([{ name: 'logo.png', data: Buffer.from(logo).toString('base64') }]);
@@ -207,6 +233,7 @@ forEachDatabase((database: TestDatabase) => {
       const now = await templateKeys(id);
       expect(now).toHaveLength(3);
       expect(now).not.toContain(`templates/${id}/template.pdf`);
+      expect(await server.ctx.blobs.exists(blobLayout.template.thumbnail(id, null))).toBe(false);
       expect(now).not.toContain(`templates/${id}/images/logo%2Epng`);
       expect(now).not.toContain(`templates/${id}/attachments/terms%2Epdf`);
       expect(await previewText(id)).toContain('NEWER');

@@ -6,7 +6,9 @@
  *                                                  fresh fileId, the row switches to it in a transaction and the old
  *                                                  file goes after the commit (adapters/blobs/switch.ts)
  *   templates/<templateId>/template.pdf            the same, as stored before the file ids (rows whose file_id is null)
- *   templates/<templateId>/thumbnail.png           page 1, rendered
+ *   templates/<templateId>/thumbnail-<checksum>.png  page 1 of the PDF with that checksum, rendered (a late render of a
+ *                                                  replaced file cannot overwrite the current one's)
+ *   templates/<templateId>/thumbnail.png           the same, as rendered before the checksum keys (still read)
  *   templates/<templateId>/images/<fileId>/<name>  images image placeholders name (images/<name> before the file ids)
  *   templates/<templateId>/spreadsheet-<sha256>    the attached spreadsheet, keyed by its checksum: a new file is
  *                                                  written beside the old one and the row switched in a transaction
@@ -40,7 +42,7 @@ export const blobLayout = {
     /** Everything of the template (deleting the template deletes this prefix). */
     folder: templateFolder,
     pdf: (templateId: string, fileId: FileId) => `${templateFolder(templateId)}${fileId ? `template-${fileId}` : 'template'}.pdf`,
-    thumbnail: (templateId: string) => `${templateFolder(templateId)}thumbnail.png`,
+    thumbnail: (templateId: string, checksum: string | null) => `${templateFolder(templateId)}thumbnail${checksum ? `-${checksum}` : ''}.png`,
     image: (templateId: string, name: string, fileId: FileId) => `${templateFolder(templateId)}images/${versioned(fileId)}${nameSegment(name)}`,
     spreadsheet: (templateId: string, checksum: string) => `${templateFolder(templateId)}spreadsheet-${checksum}`,
     legacySpreadsheet: (templateId: string) => `${templateFolder(templateId)}spreadsheet`,

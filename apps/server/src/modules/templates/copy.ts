@@ -9,7 +9,7 @@ import { saveEmailSettings } from './email-settings-repository.ts';
 import { emailSettingsOf } from './present.ts';
 import { scheduleThumbnail } from './pdf-tasks.ts';
 import { insertTemplateRow, listStoredImages, markThumbnail, upsertImageRow } from './repository.ts';
-import { readTemplatePdf } from './template-files.ts';
+import { readTemplatePdf, thumbnailKey } from './template-files.ts';
 import { requireTemplate } from './service.ts';
 import { accountFor, type Principal } from '../../access/index.ts';
 
@@ -23,7 +23,8 @@ async function copyInto(ctx: AppContext, ownerId: string, id: string, targetOwne
   const source = await requireTemplate(ctx, ownerId, id);
   const [images, sheet] = await Promise.all([listStoredImages(ctx.db, ownerId, id), findSpreadsheetRow(ctx.db, ownerId, id)]);
   const copyId = newId();
-  const hasThumbnail = source.has_thumbnail && (await ctx.blobs.exists(blobLayout.template.thumbnail(id)));
+  const thumbnail = source.has_thumbnail ? await thumbnailKey(ctx, source) : undefined;
+  const hasThumbnail = thumbnail !== undefined;
   try {
     // Files first (under the same file ids in the copy's folder): a row must never point at files that are not there yet.
     await ctx.blobs.copy(blobLayout.template.pdf(id, source.file_id), blobLayout.template.pdf(copyId, source.file_id));
@@ -36,7 +37,7 @@ async function copyInto(ctx: AppContext, ownerId: string, id: string, targetOwne
     for (const { name } of email.staticAttachments) {
       await ctx.blobs.copy(blobLayout.template.attachment(id, name, attachmentFiles[name]), blobLayout.template.attachment(copyId, name, attachmentFiles[name]));
     }
-    if (hasThumbnail) await ctx.blobs.copy(blobLayout.template.thumbnail(id), blobLayout.template.thumbnail(copyId));
+    if (thumbnail) await ctx.blobs.copy(thumbnail, blobLayout.template.thumbnail(copyId, source.checksum));
 
     const { passwordProtectionSecret: _secret, ...outputWithoutPasswords } = source.output;
     await ctx.db.transaction(async (tx) => {

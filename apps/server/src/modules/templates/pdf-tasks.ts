@@ -66,10 +66,16 @@ export async function renderThumbnail(bytes: Uint8Array): Promise<Uint8Array | n
   return result.png;
 }
 
-/** Stores a rendered thumbnail and flags it, unless the file changed meanwhile (checksum differs). */
+/**
+ * Stores a rendered thumbnail under its PDF's checksum and flags it; when the file changed meanwhile
+ * (checksum differs) or the template is gone, the render is not wanted and its file goes again.
+ */
 export async function storeThumbnail(ctx: AppContext, ownerId: string, templateId: string, checksum: string, png: Uint8Array): Promise<boolean> {
-  await ctx.blobs.put(blobLayout.template.thumbnail(templateId), png);
-  return markThumbnail(ctx.db, ownerId, templateId, checksum);
+  const key = blobLayout.template.thumbnail(templateId, checksum);
+  await ctx.blobs.put(key, png);
+  const marked = await markThumbnail(ctx.db, ownerId, templateId, checksum);
+  if (!marked) await ctx.blobs.delete(key).catch(() => undefined);
+  return marked;
 }
 
 /** Renders in the background: the upload answers first; thumbnailUrl stays null until this is done. */

@@ -100,10 +100,14 @@ export async function insertTemplateRow(db: Queryable, template: NewTemplate): P
 
 /**
  * Switches the template to a new PDF (in the caller's transaction; the thumbnail is stale until it is made
- * again). Returns the file id it had (null: the old fixed key), or undefined when the template is gone.
+ * again). Returns the file id (null: the old fixed key) and checksum it had, or undefined when the template is gone.
  */
-export async function updateTemplateFile(tx: Queryable, ownerId: string, id: string, facts: FileFacts): Promise<{ previous: string | null } | undefined> {
-  const [row] = await tx.query<{ file_id: string | null }>('SELECT file_id FROM templates WHERE owner_id = $1 AND id = $2 FOR UPDATE', [ownerId, id]);
+export async function updateTemplateFile(
+  tx: Queryable, ownerId: string, id: string, facts: FileFacts,
+): Promise<{ previous: string | null; previousChecksum: string } | undefined> {
+  const [row] = await tx.query<{ file_id: string | null; checksum: string }>(
+    'SELECT file_id, checksum FROM templates WHERE owner_id = $1 AND id = $2 FOR UPDATE', [ownerId, id],
+  );
   if (!row) return undefined;
   await tx.query(
     `UPDATE templates SET name = COALESCE($3, name), checksum = $4, file_size = $5, num_pages = $6, pages = $7::jsonb,
@@ -111,7 +115,7 @@ export async function updateTemplateFile(tx: Queryable, ownerId: string, id: str
       WHERE owner_id = $1 AND id = $2`,
     [ownerId, id, facts.name ?? null, facts.checksum, facts.fileSize, facts.numPages, json(facts.pages), facts.isEncrypted, facts.fileId],
   );
-  return { previous: row.file_id };
+  return { previous: row.file_id, previousChecksum: row.checksum };
 }
 
 /** The template's current PDF file id (undefined when the template is gone). */

@@ -16,7 +16,7 @@ import {
   deleteTemplateRow, findTemplateFileId, findTemplateRow, insertTemplateRow, updateTemplateFields, updateTemplateFile,
   type FileFacts, type PageSize, type TemplateRow,
 } from './repository.ts';
-import { readTemplatePdf } from './template-files.ts';
+import { readTemplatePdf, thumbnailKey } from './template-files.ts';
 import { accountFor, type Principal } from '../../access/index.ts';
 
 /** Readers accept up to 1 KB of junk before the header; so does the engine. */
@@ -43,8 +43,9 @@ export async function templateFile(ctx: AppContext, principal: Principal, id: st
 /** The thumbnail of page 1 (thumbnail/not-found until it is made). */
 export async function templateThumbnail(ctx: AppContext, principal: Principal, id: string): Promise<{ row: TemplateRow; png: Uint8Array }> {
   const row = await requireTemplate(ctx, accountFor(principal, 'templates:read'), id);
-  if (!row.has_thumbnail) throw new SheafError('thumbnail/not-found');
-  return { row, png: await ctx.blobs.get(blobLayout.template.thumbnail(row.id)) };
+  const key = row.has_thumbnail ? await thumbnailKey(ctx, row) : undefined;
+  if (!key) throw new SheafError('thumbnail/not-found');
+  return { row, png: await ctx.blobs.get(key) };
 }
 
 interface PreparedPdf {
@@ -127,7 +128,9 @@ async function switchFile(ctx: AppContext, ownerId: string, id: string, bytes: U
   await writeAndSwitch(ctx.blobs, blobLayout.template.pdf(id, fileId), bytes, async () => {
     const switched = await ctx.db.transaction((tx) => updateTemplateFile(tx, ownerId, id, { ...facts, fileId }));
     if (!switched) throw new SheafError('template/not-found');
-    return { result: undefined, replaced: [blobLayout.template.pdf(id, switched.previous)] };
+    // The old file's thumbnail goes with it (the row says none is made until the new one is).
+    const thumbnails = [blobLayout.template.thumbnail(id, switched.previousChecksum), blobLayout.template.thumbnail(id, null)];
+    return { result: undefined, replaced: [blobLayout.template.pdf(id, switched.previous), ...thumbnails] };
   }, async () => (await findTemplateFileId(ctx.db, ownerId, id)) === fileId);
 }
 
@@ -140,7 +143,6 @@ export async function replaceFile(ctx: AppContext, principal: Principal, id: str
   await switchFile(ctx, ownerId, id, pdf.bytes, {
     name, checksum, fileSize: pdf.bytes.length, numPages: pdf.pages.length, pages: pdf.pages, isEncrypted: pdf.isEncrypted,
   });
-  await ctx.blobs.delete(blobLayout.template.thumbnail(id)).catch(() => undefined);
   await thumbnailFor(ctx, ownerId, id, checksum, pdf);
   return getDetail(ctx, principal, id);
 }

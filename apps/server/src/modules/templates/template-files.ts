@@ -36,3 +36,11 @@ export async function loadImages(ctx: AppContext, ownerId: string, templateId: s
   }
   return images;
 }
+
+/** Where the thumbnail of the row's PDF is: under its checksum, else where thumbnails were kept before; undefined if neither. */
+export async function thumbnailKey(ctx: AppContext, row: Pick<TemplateRow, 'id' | 'checksum'>): Promise<string | undefined> {
+  for (const key of [blobLayout.template.thumbnail(row.id, row.checksum), blobLayout.template.thumbnail(row.id, null)]) {
+    if (await ctx.blobs.exists(key)) return key;
+  }
+  return undefined;
+}
