@@ -58,6 +58,11 @@ export const ERROR_MESSAGES = {
   'template/corrupt': 'The template is not a readable PDF file ({detail}).',
   'template/too-large': 'The file is too large. The maximum size is {maxMb} MB.',
   'template/wrong-type': 'Incorrect file type. Please upload a PDF file.',
+  // Word-processor templates converted by LibreOffice (docs/word-templates.md#conversion)
+  'template/office-unreadable': 'This file cannot be read as a word-processor document (.{type}). It may be damaged or be another kind of file; open it in Word or LibreOffice, save it as .docx and upload it again.',
+  'template/office-encrypted': 'This document is password protected. Remove the password in Word or LibreOffice, save it and upload it again.',
+  'template/office-timeout': 'Converting the document took more than {seconds} seconds. It may be damaged or very long; save it again as .docx, or split it, and upload it again.',
+  'template/office-too-complex': 'Converting the document needs more memory than is allowed. It may be damaged or very large; save it again as .docx, or split it, and upload it again.',
   'template/encrypted': 'This PDF is password protected. Enter its password to unlock it.',
   'template/wrong-password': 'Wrong password',
   'template/unsupported-encryption': 'This PDF uses an encryption method that is not supported ({detail}).',
