@@ -72,6 +72,14 @@ export const ERROR_MESSAGES = {
   'template/timeout': 'The template took too long to read. It may be damaged; try the repair option.',
   'template/too-complex': 'The template needs more memory to read than is allowed. It may be damaged.',
   'template/too-large-when-unpacked': 'This PDF unpacks to more than {maxMb} MB, far more than its size suggests. It may be damaged or deliberately inflated; save it again from the program that made it, or print it to a new PDF.',
+  'template/word-not-docx': 'This file is not a Word document Sheaf can read ({detail}).',
+  'template/word-encrypted': 'This document is password protected or saved in the old Word 97-2003 format. Remove the password and save it as .docx, then upload it again.',
+  'template/word-too-large-when-unpacked': 'This document unpacks to more than {maxMb} MB, far more than its size suggests. It may be damaged or deliberately inflated; save it again from the program that made it.',
+  'template/word-entities': 'The document declares its own XML entities (a DOCTYPE), which Sheaf does not read for safety. Save it again from Word or LibreOffice.',
+  'template/word-unclosed-tag': 'A field is not closed: "{text}". End each field with two closing braces.',
+  'template/word-section-unmatched': 'The document has "{tag}" without its matching "{expected}".',
+  'template/word-section-misplaced': '"{tag}" and its end must be in the same paragraph, or each alone in its own paragraph at the same level (not in different table cells).',
+  'template/word-each-outside-table': '"#each" repeats a table row: put it in a cell of the row to repeat.',
 
   // Spreadsheets
   'sheet/empty-file': 'The file is empty.',
@@ -104,6 +112,7 @@ export const ERROR_MESSAGES = {
   'merge/password-tags-combined': 'Column tags in a password cannot be used with combined output.',
   'merge/password-tag-unknown': 'The password uses the column tag "{column}", which is not a heading of the spreadsheet.',
   'merge/file-name-tag-unknown': 'The file name uses the column tag "{column}", which is not a heading of the spreadsheet.',
+  'merge/word-field-unknown': 'The document uses the field "{column}", which is not a heading of the spreadsheet.',
   'merge/image-missing': 'Row {row}: no image named "{image}" was supplied with the template.',
   'merge/qr-too-long': 'The text is too long for a QR code ({length} characters; at most {max} bytes fit at error correction {level}).',
   'merge/cancelled': 'The merge was cancelled.',

@@ -22,7 +22,12 @@ export function parseRowList(text: string, maxRow = Number.MAX_SAFE_INTEGER): nu
 
 /** The {{Column}} tags of a pattern, in order of appearance. */
 export function columnTags(pattern: string): string[] {
-  return [...pattern.matchAll(/\{\{\s*([^{}]+?)\s*\}\}/g)].map((match) => match[1]!);
+  return columnTagSpans(pattern).map((tag) => tag.column);
+}
+
+/** Where each {{Column}} tag of a text stands ([start, end) in UTF-16 units) and the column it names. */
+export function columnTagSpans(text: string): { start: number; end: number; column: string }[] {
+  return [...text.matchAll(/\{\{\s*([^{}]+?)\s*\}\}/g)].map((match) => ({ start: match.index, end: match.index + match[0].length, column: match[1]! }));
 }
 
 export function hasColumnTags(pattern: string): boolean {

@@ -10,3 +10,4 @@ export * from './recipients.ts';
 export * from './rows.ts';
 export * from './senders.ts';
 export * from './uploads.ts';
+export { listZip, startsLikeZip, type ZipListing } from './zip-listing.ts';

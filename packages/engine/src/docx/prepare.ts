@@ -1,0 +1,141 @@
+/**
+ * Word templates (docs/word-templates.md): a DOCX read once per merge into segments, then one
+ * document per row (or per group of rows, "multiple") by joining segments and values. Bytes in,
+ * bytes out.
+ */
+import { SheafError, columnIndex } from '@sheaf/shared';
+import type { SheetData } from '../sheet/types.ts';
+import { readDocxParts, type DocxPart } from './archive.ts';
+import { compileEdits, fillSegments, hasHoles, type ColumnResolver, type DocxField, type Segment } from './compile.ts';
+import { assembleZip, packEntry, type PackedEntry } from './pack.ts';
+import { analysePart } from './structure.ts';
+import { markTags } from './tags.ts';
+import { attribute, notDocx, tokenize } from './xml.ts';
+
+export interface DocxOptions {
+  /** BCP 47 locale of MERGEFIELD date and number switches (month names, separators); default en-US. */
+  locale?: string;
+  /** Largest template accepted, in bytes; default the upload limit. */
+  maxBytes?: number;
+}
+
+export interface PreparedDocx {
+  /** Every field the document uses, in document order (duplicates kept once). */
+  readonly fields: readonly DocxField[];
+  /**
+   * The document of one row, or of a group of rows: `rows` are data-row indices of `sheet`; the first
+   * fills the fields, every one of them fills a copy of each {{#each}} table row.
+   */
+  fill(sheet: SheetData, rows: readonly number[]): Uint8Array;
+}
+
+/** Content types of the parts a person writes text in. */
+const FILLED_TYPES = /wordprocessingml\.(document\.main|template\.main|header|footer|footnotes|endnotes)\+xml$|ms-word\.(document|template)\.macroEnabled(Template)?\.main\+xml$/;
+const MAIN_TYPE = /(wordprocessingml\.(document|template)|ms-word\.(document|template)\.macroEnabled(Template)?)\.main\+xml$/;
+/** The main document of a .dotx/.docm/.dotm becomes a .docx's: filled documents are documents. */
+const TEMPLATE_MAIN_TYPES = /application\/vnd\.(openxmlformats-officedocument\.wordprocessingml\.template|ms-word\.document\.macroEnabled|ms-word\.template\.macroEnabledTemplate)\.main\+xml/g;
+const DOCUMENT_MAIN_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const encoder = new TextEncoder();
+
+interface Program {
+  name: string;
+  segments?: Segment[];
+  packed?: PackedEntry;
+}
+
+/** Reads and checks the template, resolves its fields against `headers`; throws merge/word-field-unknown for a field naming no heading. */
+export function prepareDocx(template: Uint8Array, headers: readonly string[], options: DocxOptions = {}): PreparedDocx {
+  const fields: DocxField[] = [];
+  const seen = new Set<string>();
+  const resolve: ColumnResolver = (field) => {
+    const key = `${field.kind}\u0000${field.text}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      fields.push(field);
+    }
+    // Word turns spaces of a heading into underscores in field names it inserts itself.
+    const index = columnIndex(headers, field.column) ?? (field.kind === 'mergefield' ? columnIndex(headers, field.column.replace(/_/g, ' ')) : undefined);
+    if (index === undefined) throw new SheafError('merge/word-field-unknown', { column: field.column });
+    return index;
+  };
+  const programs = compileParts(template, options, resolve);
+  return {
+    fields,
+    fill(sheet, rows) {
+      if (rows.length === 0) throw new SheafError('merge/no-rows');
+      const entries = programs.map((program) => {
+        if (program.packed) return program.packed;
+        const out: string[] = [];
+        fillSegments(program.segments!, sheet, rows[0]!, rows, out);
+        return packEntry(program.name, encoder.encode(out.join('')), 1);
+      });
+      return assembleZip(entries);
+    },
+  };
+}
+
+/**
+ * The fields a document uses, for the editor and for checks before a merge; also refuses what a
+ * merge would refuse (unclosed tags, unmatched sections, unsafe or damaged files).
+ */
+export function listDocxFields(template: Uint8Array, options: DocxOptions = {}): DocxField[] {
+  const fields: DocxField[] = [];
+  const seen = new Set<string>();
+  compileParts(template, options, (field) => {
+    const key = `${field.kind}\u0000${field.text}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      fields.push(field);
+    }
+    return 0;
+  });
+  return fields;
+}
+
+function compileParts(template: Uint8Array, options: DocxOptions, resolve: ColumnResolver): Program[] {
+  const parts = readDocxParts(template, options.maxBytes);
+  const contentTypes = parts.find((part) => part.name === '[Content_Types].xml');
+  if (!contentTypes) throw notDocx('no [Content_Types].xml');
+  const typeXml = xmlText(contentTypes);
+  const filled = filledParts(typeXml);
+  if (![...filled.values()].some((type) => MAIN_TYPE.test(type))) throw notDocx('no Word main document');
+  const locale = options.locale ?? 'en-US';
+  return parts.map((part): Program => {
+    if (part === contentTypes) return { name: part.name, packed: packEntry(part.name, encoder.encode(typeXml.replace(TEMPLATE_MAIN_TYPES, DOCUMENT_MAIN_TYPE)), 6) };
+    if (!filled.has(part.name.toLowerCase())) {
+      // Parts never filled are still read by whoever opens the output: no DTD in any of them either.
+      if (/\.(xml|rels)$/i.test(part.name)) tokenizeCheck(part);
+      return { name: part.name, packed: packEntry(part.name, part.data, 6) };
+    }
+    const edits = analysePart(tokenize(xmlText(part), part.name), part.name, locale);
+    markTags(edits);
+    const segments = compileEdits(edits, resolve);
+    return hasHoles(segments) ? { name: part.name, segments } : { name: part.name, packed: packEntry(part.name, part.data, 6) };
+  });
+}
+
+/** Part names (lower case, no leading slash) of the parts to fill -> their content type. */
+function filledParts(typeXml: string): Map<string, string> {
+  const parts = new Map<string, string>();
+  for (const token of tokenize(typeXml, '[Content_Types].xml')) {
+    if ((token.kind !== 'empty' && token.kind !== 'open') || !/(^|:)Override$/.test(token.name)) continue;
+    const name = attribute(token.raw, 'PartName', '[Content_Types].xml');
+    const type = attribute(token.raw, 'ContentType', '[Content_Types].xml');
+    if (name && type && FILLED_TYPES.test(type)) parts.set(name.replace(/^\/+/, '').toLowerCase(), type);
+  }
+  return parts;
+}
+
+function xmlText(part: DocxPart): string {
+  try {
+    return utf8.decode(part.data);
+  } catch {
+    throw notDocx(`${part.name} is not UTF-8 text`);
+  }
+}
+
+function tokenizeCheck(part: DocxPart): void {
+  if (/<!DOCTYPE|<!ENTITY/i.test(new TextDecoder('utf-8').decode(part.data))) throw new SheafError('template/word-entities');
+}
