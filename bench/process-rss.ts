@@ -1,4 +1,4 @@
-/** Resident memory of a process and all its descendants (Linux /proc), in bytes; 0 once it has gone. */
+/** Resident memory and CPU time of a process and all its descendants (Linux /proc). */
 import { readFileSync, readdirSync } from 'node:fs';
 
 function rssOf(pid: number): number {
@@ -25,4 +25,17 @@ function childrenOf(pid: number): number[] {
 
 export function processTreeRss(pid: number): number {
   return rssOf(pid) + childrenOf(pid).reduce((sum, child) => sum + processTreeRss(child), 0);
+}
+
+/** CPU time (user + system) a process and its descendants have used so far (Linux /proc), in seconds. */
+export function processTreeCpuSeconds(pid: number): number {
+  let ticks = 0;
+  try {
+    // Fields after the command's closing parenthesis: state is 3rd, utime 14th and stime 15th of the line.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    ticks = Number(fields[11]) + Number(fields[12]);
+  } catch {
+    // the process ended while we looked
+  }
+  return ticks / 100 + childrenOf(pid).reduce((sum, child) => sum + processTreeCpuSeconds(child), 0);
 }
