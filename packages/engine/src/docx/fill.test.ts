@@ -2,6 +2,7 @@
  * Filling Word templates (docs/word-templates.md): tags wherever a person writes text, split tags,
  * Word's MERGEFIELDs with their switches, line breaks, escaping, formatting of the first run.
  */
+import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { sheetFromTable } from '../sheet/table.ts';
 import { listDocxFields, prepareDocx } from './prepare.ts';
@@ -124,5 +125,27 @@ describe('Word templates: MERGEFIELD fields', () => {
     const body = '<w:p><w:fldSimple w:instr=" PAGE "><w:r><w:t>1</w:t></w:r></w:fldSimple></w:p>';
     const xml = readParts(prepareDocx(buildDocx({ body }), headers).fill(sheet, [0]))['word/document.xml']!;
     expect(xml).toContain('<w:fldSimple w:instr=" PAGE ">');
+  });
+
+  it('makes a .docx of a .docm: the VBA project and every reference to it are dropped', () => {
+    const docm = buildDocx({
+      body: p('{{Last}}'),
+      mainType: 'application/vnd.ms-word.document.macroEnabled.main+xml',
+      extraParts: { 'word/vbaProject.bin': new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 1, 2, 3]) },
+    });
+    const parts = readParts(docm);
+    parts['[Content_Types].xml'] = parts['[Content_Types].xml']!.replace('</Types>', '<Default Extension="bin" ContentType="application/vnd.ms-office.vbaProject"/></Types>');
+    parts['word/_rels/document.xml.rels'] = parts['word/_rels/document.xml.rels']!.replace(
+      '</Relationships>',
+      '<Relationship Id="rIdV" Type="http://schemas.microsoft.com/office/2006/relationships/vbaProject" Target="vbaProject.bin"/></Relationships>',
+    );
+    const rebuilt: Record<string, Uint8Array> = {};
+    for (const [name, text] of Object.entries(parts)) rebuilt[name] = new TextEncoder().encode(text);
+    const filled = readParts(prepareDocx(zipSync(rebuilt), headers).fill(sheet, [0]));
+    expect(Object.keys(filled)).not.toContain('word/vbaProject.bin');
+    expect(filled['[Content_Types].xml']).not.toMatch(/vba|macroEnabled/);
+    expect(filled['[Content_Types].xml']).toContain('wordprocessingml.document.main+xml');
+    expect(filled['word/_rels/document.xml.rels']).not.toContain('vbaProject');
+    expect(visibleText(filled['word/document.xml']!)).toBe('Lovelace');
   });
 });

@@ -7,6 +7,7 @@ import { SheafError, columnIndex } from '@sheaf/shared';
 import type { SheetData } from '../sheet/types.ts';
 import { readDocxParts, type DocxPart } from './archive.ts';
 import { compileEdits, fillSegments, hasHoles, type ColumnResolver, type DocxField, type Segment } from './compile.ts';
+import { isMacroPart, withoutMacroReferences } from './macros.ts';
 import { assembleZip, packEntry, type PackedEntry } from './pack.ts';
 import { analysePart } from './structure.ts';
 import { markTags } from './tags.ts';
@@ -95,7 +96,7 @@ export function listDocxFields(template: Uint8Array, options: DocxOptions = {}):
 }
 
 function compileParts(template: Uint8Array, options: DocxOptions, resolve: ColumnResolver): Program[] {
-  const parts = readDocxParts(template, options.maxBytes);
+  const parts = readDocxParts(template, options.maxBytes).filter((part) => !isMacroPart(part.name));
   const contentTypes = parts.find((part) => part.name === '[Content_Types].xml');
   if (!contentTypes) throw notDocx('no [Content_Types].xml');
   const typeXml = xmlText(contentTypes);
@@ -103,11 +104,17 @@ function compileParts(template: Uint8Array, options: DocxOptions, resolve: Colum
   if (![...filled.values()].some((type) => MAIN_TYPE.test(type))) throw notDocx('no Word main document');
   const locale = options.locale ?? 'en-US';
   return parts.map((part): Program => {
-    if (part === contentTypes) return { name: part.name, packed: packEntry(part.name, encoder.encode(typeXml.replace(TEMPLATE_MAIN_TYPES, DOCUMENT_MAIN_TYPE)), 6) };
+    if (part === contentTypes) {
+      const documentTypes = withoutMacroReferences(typeXml).replace(TEMPLATE_MAIN_TYPES, DOCUMENT_MAIN_TYPE);
+      return { name: part.name, packed: packEntry(part.name, encoder.encode(documentTypes), 6) };
+    }
     if (!filled.has(part.name.toLowerCase())) {
       // Parts never filled are still read by whoever opens the output: no DTD in any of them either.
-      if (/\.(xml|rels)$/i.test(part.name)) tokenizeCheck(part);
-      return { name: part.name, packed: packEntry(part.name, part.data, 6) };
+      if (!/\.(xml|rels)$/i.test(part.name)) return { name: part.name, packed: packEntry(part.name, part.data, 6) };
+      const xml = checkedXml(part);
+      const stripped = part.name.endsWith('.rels') ? withoutMacroReferences(xml) : xml;
+      const data = stripped === xml ? part.data : encoder.encode(stripped);
+      return { name: part.name, packed: packEntry(part.name, data, 6) };
     }
     const edits = analysePart(tokenize(xmlText(part), part.name), part.name, locale);
     markTags(edits);
@@ -136,6 +143,9 @@ function xmlText(part: DocxPart): string {
   }
 }
 
-function tokenizeCheck(part: DocxPart): void {
-  if (/<!DOCTYPE|<!ENTITY/i.test(new TextDecoder('utf-8').decode(part.data))) throw new SheafError('template/word-entities');
+/** The text of a part never filled, refused if it declares a DTD. */
+function checkedXml(part: DocxPart): string {
+  const xml = new TextDecoder('utf-8').decode(part.data);
+  if (/<!DOCTYPE|<!ENTITY/i.test(xml)) throw new SheafError('template/word-entities');
+  return xml;
 }
