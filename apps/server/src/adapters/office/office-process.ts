@@ -191,7 +191,7 @@ export class OfficeProcess {
         if (this.residentMb() > this.options.maxMemoryMb) fail('memory');
       }, MEMORY_CHECK_MS);
       this.pending = { id, resolve, reject, timer, watch };
-      this.child!.ref();
+      this.hold(true);
       this.child!.stdin!.write(`${JSON.stringify({ id, ...task })}\n`);
     });
   }
@@ -202,7 +202,17 @@ export class OfficeProcess {
     clearInterval(this.pending.watch);
     this.pending = undefined;
     // An idle LibreOffice must not keep the server's process alive.
-    this.child?.unref();
+    this.hold(false);
+  }
+
+  /** Whether this process keeps Node's event loop alive: while it works, and until it has gone. */
+  private hold(on: boolean): void {
+    const child = this.child;
+    if (!child) return;
+    for (const handle of [child, child.stdin, child.stdout, child.stderr] as ({ ref(): void; unref(): void } | null)[]) {
+      if (on) handle?.ref();
+      else handle?.unref();
+    }
   }
 
   /** Ends the process group at once (deadline, memory cap, close). */
@@ -210,6 +220,7 @@ export class OfficeProcess {
     const pid = this.child?.pid;
     this.killed = true;
     if (pid === undefined || this.ended) return;
+    this.hold(true);
     try {
       process.kill(-pid, 'SIGKILL');
     } catch {
