@@ -18,6 +18,8 @@ export interface DocxOptions {
   locale?: string;
   /** Largest template accepted, in bytes; default the upload limit. */
   maxBytes?: number;
+  /** false stores the filled parts uncompressed: quicker, for documents converted to PDF at once. Default true. */
+  compress?: boolean;
 }
 
 export interface PreparedDocx {
@@ -62,6 +64,7 @@ export function prepareDocx(template: Uint8Array, headers: readonly string[], op
     return index;
   };
   const programs = compileParts(template, options, resolve);
+  const level = options.compress === false ? 0 : 2;
   return {
     fields,
     fill(sheet, rows) {
@@ -70,7 +73,7 @@ export function prepareDocx(template: Uint8Array, headers: readonly string[], op
         if (program.packed) return program.packed;
         const out: string[] = [];
         fillSegments(program.segments!, sheet, rows[0]!, rows, out);
-        return packEntry(program.name, encoder.encode(out.join('')), 1);
+        return packEntry(program.name, encoder.encode(out.join('')), level);
       });
       return assembleZip(entries);
     },

@@ -6,7 +6,8 @@ import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { sheetFromTable } from '../sheet/table.ts';
 import { listDocxFields, prepareDocx } from './prepare.ts';
-import { buildDocx, expectSheafError, p, readParts } from './test-docx.ts';
+import { buildDocx, p, readParts } from './test-docx.ts';
+import { expectSheafError } from './test-expect.ts';
 
 const headers = ['Name'];
 

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { groupRows } from '../merge/selection.ts';
 import { sheetFromTable } from '../sheet/table.ts';
 import { listDocxFields, prepareDocx } from './prepare.ts';
-import { buildDocx, cell, expectSheafError, p, r, readParts, row, table, visibleText } from './test-docx.ts';
+import { buildDocx, cell, p, r, readParts, row, table, visibleText } from './test-docx.ts';
+import { expectSheafError } from './test-expect.ts';
 
 const headers = ['Customer', 'VIP', 'Item', 'Price'];
 const sheet = sheetFromTable(headers, [

@@ -1,10 +1,9 @@
 /**
  * Builds DOCX fixtures in code (nothing binary is committed): content types, the main document and
- * any headers, footers, footnotes; and reads a filled document back as text for assertions.
+ * any headers, footers, footnotes; and reads a filled document back as text for assertions. No
+ * vitest import, so benchmarks can build fixtures too.
  */
 import { strFromU8, unzipSync, zipSync, type Zippable } from 'fflate';
-import { expect } from 'vitest';
-import { SheafError } from '@sheaf/shared';
 
 const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 const R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
@@ -100,17 +99,4 @@ export function visibleText(xml: string): string {
     .replace(/&quot;/g, '"')
     .replace(/&amp;/g, '&')
     .replace(/\n+$/, '');
-}
-
-/** Runs `action` and checks it fails with catalogue `code` (and, if given, these params). */
-export function expectSheafError(action: () => unknown, code: string, params?: Record<string, unknown>): void {
-  let caught: unknown;
-  try {
-    action();
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught, `expected SheafError ${code}`).toBeInstanceOf(SheafError);
-  expect((caught as SheafError).code).toBe(code);
-  if (params) expect((caught as SheafError).params).toMatchObject(params);
 }
