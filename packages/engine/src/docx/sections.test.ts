@@ -34,6 +34,15 @@ describe('Word templates: conditional sections', () => {
     expect(documentText(docx, [1])).toBe('Start\nStandard offer\nEnd');
   });
 
+  it('keeps a paragraph in a table cell or header whose only content was a dropped section (Word needs one)', () => {
+    const docx = buildDocx({ body: table(row(cell(p('{{#if VIP}}'), p('VIP'), p('{{/if}}')))), header: p('{{#if VIP}}') + p('VIP header') + p('{{/if}}') });
+    const parts = readParts(prepareDocx(docx, headers).fill(sheet, [1]));
+    expect(parts['word/document.xml']).toMatch(/<w:tc><w:p>.*<\/w:p><\/w:tc>/);
+    expect(parts['word/header1.xml']).toContain('<w:p>');
+    expect(visibleText(parts['word/header1.xml']!)).toBe('');
+    expect(visibleText(readParts(prepareDocx(docx, headers).fill(sheet, [0]))['word/header1.xml']!)).toBe('VIP header');
+  });
+
   it('nests sections', () => {
     const body = p('{{#if Customer}}') + p('A {{#if VIP}}vip{{/if}}') + p('{{/if}}');
     expect(documentText(buildDocx({ body }), [1])).toBe('A ');

@@ -29,8 +29,9 @@ export interface ParagraphText {
 export interface Paragraph {
   open: number;
   close: number;
-  /** Id of the element holding the paragraph (body, cell, text box, header...). */
+  /** Id and name of the element holding the paragraph (body, cell, text box, header...). */
   parentId: number;
+  parentName: string;
   /** The innermost table row holding the paragraph, if any. */
   row?: TableRow;
   texts: ParagraphText[];
@@ -125,7 +126,7 @@ export function analysePart(tokens: Token[], partName: string, locale: string): 
     if (token.kind === 'open') {
       const id = nextId++;
       if (name === 'w:p') {
-        const paragraph: Paragraph = { open: index, close: -1, parentId: elements.at(-1)?.id ?? 0, row: openRows.at(-1), texts: [] };
+        const paragraph: Paragraph = { open: index, close: -1, parentId: elements.at(-1)?.id ?? 0, parentName: elements.at(-1)?.name ?? '', row: openRows.at(-1), texts: [] };
         openParagraphs.push(paragraph);
         edits.paragraphs.push(paragraph);
       } else if (name === 'w:tr') openRows.push({ open: index, close: -1 });

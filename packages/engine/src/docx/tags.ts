@@ -132,8 +132,12 @@ function markSection(edits: PartEdits, start: TagUse, otherwise: TagUse | undefi
   }
   addMark(edits.before, start.paragraph.open, { kind: 'open-if', column, tag: start.written });
   if (otherwise) addMark(edits.before, otherwise.paragraph.open, { kind: 'else' });
-  addMark(edits.after, end.paragraph.close, { kind: 'close' }, true);
-  for (const tag of tags) edits.deleted.fill(1, tag.paragraph.open, tag.paragraph.close + 1);
+  // A cell, header, footer, footnote or text box must keep a paragraph: there the end tag's paragraph
+  // stays, emptied, after the section; in the body it goes like the others.
+  const keepEnd = start.paragraph.parentName !== 'w:body';
+  if (keepEnd) addMark(edits.before, end.paragraph.open, { kind: 'close' }, true);
+  else addMark(edits.after, end.paragraph.close, { kind: 'close' }, true);
+  for (const tag of tags) if (tag !== end || !keepEnd) edits.deleted.fill(1, tag.paragraph.open, tag.paragraph.close + 1);
 }
 
 function addMark(marks: Map<number, Mark[]>, token: number, mark: Mark, first = false): void {
