@@ -1,6 +1,7 @@
 /**
  * A real producer's DOCX: LibreOffice converts a flat ODT written here (a tag it splits over runs
- * by formatting, a header, a table, a database field it writes as a complex MERGEFIELD); the engine
+ * by formatting, a header, a table, a database field it writes as a complex MERGEFIELD, a section
+ * and a repeated row); the engine
  * fills it, and LibreOffice opens the filled document and prints it to PDF, where pdftotext finds
  * the row's values. Skipped, saying why, where LibreOffice or pdftotext is not installed.
  */
@@ -27,6 +28,9 @@ const FODT = `<?xml version="1.0" encoding="UTF-8"?>
 <text:p>Dear <text:span text:style-name="B">{{Na</text:span>me}}, your code is {{Code}}.</text:p>
 <text:p>Field: <text:database-display text:table-name="t" text:table-type="table" text:column-name="Code" text:database-name="db">&lt;Code&gt;</text:database-display></text:p>
 <table:table table:name="T"><table:table-column table:number-columns-repeated="2"/><table:table-row><table:table-cell><text:p>City</text:p></table:table-cell><table:table-cell><text:p>{{City}}</text:p></table:table-cell></table:table-row></table:table>
+<text:p>{{#if VIP}}</text:p><text:p>Gold member since {{City}}</text:p><text:p>{{/if}}</text:p>
+<table:table table:name="Items"><table:table-column table:number-columns-repeated="2"/><table:table-row><table:table-cell><text:p>Item</text:p></table:table-cell><table:table-cell><text:p>Price</text:p></table:table-cell></table:table-row>
+<table:table-row><table:table-cell><text:p>{{#each}}{{Item}}</text:p></table:table-cell><table:table-cell><text:p>{{Price}}</text:p></table:table-cell></table:table-row></table:table>
 </office:text></office:body></office:document>
 `;
 
@@ -47,16 +51,20 @@ function convert(file: string, format: string): string {
 }
 
 describe.skipIf(!available)('Word templates made and opened by LibreOffice', () => {
-  it('fills a LibreOffice DOCX (split tag, header, table, MERGEFIELD) and the result prints with the row\'s values', { timeout: 240_000 }, () => {
+  it('fills a LibreOffice DOCX (split tag, header, table, MERGEFIELD, a section, a repeated row for a group) and the result prints with the rows\' values', { timeout: 240_000 }, () => {
     writeFileSync(join(work, 'letter.fodt'), FODT);
     const template = new Uint8Array(readFileSync(convert('letter.fodt', 'docx')));
-    expect(listDocxFields(template).map((field) => `${field.kind}:${field.column}`).sort()).toEqual(['mergefield:Code', 'tag:City', 'tag:Code', 'tag:Name']);
-
-    const sheet = sheetFromTable(['Name', 'Code', 'City'], [
-      ['Zoë Ångström', 'QX-4711', 'Reykjavík'],
-      ['Other Person', 'ZZ-0000', 'Elsewhere'],
+    expect(listDocxFields(template).map((field) => `${field.kind}:${field.column}`).sort()).toEqual([
+      'if:VIP', 'mergefield:Code', 'tag:City', 'tag:Code', 'tag:Item', 'tag:Name', 'tag:Price',
     ]);
-    const filled = prepareDocx(template, sheet.headers).fill(sheet, [0]);
+
+    const sheet = sheetFromTable(['Name', 'Code', 'City', 'VIP', 'Item', 'Price'], [
+      ['Zoë Ångström', 'QX-4711', 'Reykjavík', 'yes', 'Fountain pen', '12.50'],
+      ['Other Person', 'ZZ-0000', 'Elsewhere', '', 'Nothing', '0'],
+      ['Zoë Ångström', 'QX-4711', 'Reykjavík', 'yes', 'Blue ink', '3.20'],
+    ]);
+    // Rows 0 and 2 grouped into one document ("multiple"): one item row each.
+    const filled = prepareDocx(template, sheet.headers).fill(sheet, [0, 2]);
     writeFileSync(join(work, 'filled.docx'), filled);
     const pdf = convert('filled.docx', 'pdf');
     const text = execFileSync(PDFTOTEXT, ['-layout', pdf, '-'], { encoding: 'utf8' });
@@ -64,6 +72,10 @@ describe.skipIf(!available)('Word templates made and opened by LibreOffice', () 
     expect(text).toContain('Dear Zoë Ångström, your code is QX-4711.');
     expect(text).toContain('Field: QX-4711');
     expect(text).toMatch(/City\s+Reykjavík/);
+    expect(text).toContain('Gold member since Reykjavík');
+    expect(text).toMatch(/Fountain pen\s+12\.50/);
+    expect(text).toMatch(/Blue ink\s+3\.20/);
+    expect(text).not.toContain('Nothing');
     expect(text).not.toContain('{{');
     expect(text).not.toContain('Other Person');
   });
