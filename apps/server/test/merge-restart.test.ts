@@ -4,22 +4,16 @@
  * the ZIP holds every row's document once, charged once), and a merge whose job record is gone ends in
  * merge/interrupted. Nothing stays "generating".
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { Writable } from 'node:stream';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPglite, type PgliteDb } from '../src/adapters/db/pglite.ts';
-import { startServer, type RunningServer } from '../src/boot.ts';
-import { loadConfig, type ConfigOverrides } from '../src/config.ts';
-import { createLogger } from '../src/http/logger.ts';
-import { createPostgresDatabase, forEachDatabase, startTestServer, type InjectOptions, type TestDatabase } from './harness.ts';
-import {
-  counterOf, download, getMerge, mergeRequest, peopleCsv, setPlan, startMerge, templateWithSheet, waitForMerge, type MergeServer,
-} from './merge-support.ts';
+import type { PgliteDb } from '../src/adapters/db/pglite.ts';
+import type { ConfigOverrides } from '../src/config.ts';
+import { createPostgresDatabase, forEachDatabase, startTestServer, type TestDatabase } from './harness.ts';
+import { counterOf, download, getMerge, mergeRequest, peopleCsv, setPlan, startMerge, templateWithSheet, waitForMerge } from './merge-support.ts';
+import { inZip, restart } from './restart-support.ts';
 
 const ROWS = 600;
 
@@ -103,52 +97,6 @@ forEachDatabase((database: TestDatabase) => {
       } finally {
         await second.close();
       }
-    }, 180_000);
+    }, 300_000);
   });
 });
-
-/** A new server process on the same data (the same DATA_DIR, and database or PGlite snapshot). */
-async function restart(shared: ConfigOverrides, snapshot: Blob | undefined, logged: Array<Record<string, unknown>>): Promise<MergeServer & Pick<RunningServer, 'close'>> {
-  const config = loadConfig({}, { PORT: 0, HOST: '127.0.0.1', MIN_RESPONSE_MS: 0, LOG_LEVEL: 'info', DATABASE_URL: 'memory://', ...shared });
-  const db = snapshot ? await openPglite('memory://', { loadDataDir: snapshot }) : undefined;
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n')) if (line.startsWith('{')) logged.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  const server = await startServer(config, { db, log: createLogger({ LOG_LEVEL: 'info' }, stream) });
-  const inject = async (method: string, urlPath: string, options: InjectOptions = {}) => {
-    const response = await server.app.inject({
-      method: method as 'GET',
-      url: `/v1${urlPath}`,
-      headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
-    });
-    const raw = response.rawPayload;
-    return {
-      status: response.statusCode,
-      json: String(response.headers['content-type'] ?? '').includes('json') ? (JSON.parse(raw.toString('utf8')) as unknown) : undefined,
-      body: new Uint8Array(raw),
-      headers: response.headers,
-    };
-  };
-  return { ctx: server.ctx, url: server.url, inject, close: server.close };
-}
-
-/** Checks the ZIP with `unzip -t` and hands `check` its entry names and a reader of one entry's text. */
-function inZip(bytes: Buffer, check: (entries: string[], textOf: (name: string, password: string) => string) => void): void {
-  const dir = mkdtempSync(path.join(tmpdir(), 'sheaf-restart-'));
-  const file = path.join(dir, 'merge.zip');
-  writeFileSync(file, bytes);
-  try {
-    expect(execFileSync('unzip', ['-tq', file], { encoding: 'utf8' })).toMatch(/No errors detected/);
-    const entries = execFileSync('unzip', ['-Z1', file], { encoding: 'utf8' }).split('\n').filter(Boolean);
-    check(entries, (name, password) => {
-      const pdf = path.join(dir, 'document.pdf');
-      writeFileSync(pdf, execFileSync('unzip', ['-p', file, name], { maxBuffer: 64 * 1024 * 1024 }));
-      return execFileSync('pdftotext', ['-upw', password, pdf, '-'], { encoding: 'utf8' });
-    });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
