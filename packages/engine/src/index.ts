@@ -10,4 +10,4 @@ export { ZipWriter, crc32, crc32Combine } from './zip/index.ts';
 export * as zipRecords from './zip/records.ts';
 export { formatNumber, formatDate } from './format/index.ts';
 export { sheetFromTable } from './sheet/table.ts';
-export { prepareDocx, listDocxFields, type DocxField, type DocxOptions, type PreparedDocx } from './docx/index.ts';
+export { prepareDocx, listDocxFields, unknownDocxFields, docxColumnIndex, type DocxField, type DocxOptions, type PreparedDocx } from './docx/index.ts';

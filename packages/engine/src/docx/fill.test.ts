@@ -5,7 +5,7 @@
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { sheetFromTable } from '../sheet/table.ts';
-import { listDocxFields, prepareDocx } from './prepare.ts';
+import { listDocxFields, prepareDocx, unknownDocxFields } from './prepare.ts';
 import { buildDocx, cell, p, r, readParts, row, table, visibleText } from './test-docx.ts';
 
 const headers = ['First name', 'Last', 'Date', 'Amount', 'Notes'];
@@ -113,12 +113,16 @@ describe('Word templates: MERGEFIELD fields', () => {
     expect(visibleText(readParts(prepared.fill(sheet, [0]))['word/document.xml']!)).toBe('10. Dezember 1815\n1.234,50');
   });
 
-  it('lists MERGEFIELDs with tags, in document order', () => {
-    const body = p('{{Last}}') + '<w:p><w:fldSimple w:instr=" MERGEFIELD &quot;First name&quot; "/></w:p>';
-    expect(listDocxFields(buildDocx({ body }))).toEqual([
+  it('lists MERGEFIELDs with tags, in document order, and tells which name no heading', () => {
+    const body = p('{{Last}} {{Nmae}}') + '<w:p><w:fldSimple w:instr=" MERGEFIELD &quot;First name&quot; "/><w:fldSimple w:instr=" MERGEFIELD First_name "/></w:p>';
+    const fields = listDocxFields(buildDocx({ body }));
+    expect(fields).toEqual([
       { kind: 'tag', column: 'Last', text: '{{Last}}' },
+      { kind: 'tag', column: 'Nmae', text: '{{Nmae}}' },
       { kind: 'mergefield', column: 'First name', text: 'MERGEFIELD "First name"' },
+      { kind: 'mergefield', column: 'First_name', text: 'MERGEFIELD First_name' },
     ]);
+    expect(unknownDocxFields(fields, headers)).toEqual([{ kind: 'tag', column: 'Nmae', text: '{{Nmae}}' }]);
   });
 
   it('leaves other Word fields (PAGE) as they are', () => {

@@ -58,8 +58,7 @@ export function prepareDocx(template: Uint8Array, headers: readonly string[], op
       seen.add(key);
       fields.push(field);
     }
-    // Word turns spaces of a heading into underscores in field names it inserts itself.
-    const index = columnIndex(headers, field.column) ?? (field.kind === 'mergefield' ? columnIndex(headers, field.column.replace(/_/g, ' ')) : undefined);
+    const index = docxColumnIndex(field, headers);
     if (index === undefined) throw new SheafError('merge/word-field-unknown', { column: field.column });
     return index;
   };
@@ -78,6 +77,20 @@ export function prepareDocx(template: Uint8Array, headers: readonly string[], op
       return assembleZip(entries);
     },
   };
+}
+
+/**
+ * The column a field fills from: the shared column rule (exact heading, else without case and
+ * surrounding spaces); a MERGEFIELD also matches with its underscores read as spaces, as Word
+ * writes the names of headings it inserts itself ("First_name").
+ */
+export function docxColumnIndex(field: DocxField, headers: readonly string[]): number | undefined {
+  return columnIndex(headers, field.column) ?? (field.kind === 'mergefield' ? columnIndex(headers, field.column.replace(/_/g, ' ')) : undefined);
+}
+
+/** The fields naming no heading of the sheet: what a merge would refuse with merge/word-field-unknown. */
+export function unknownDocxFields(fields: readonly DocxField[], headers: readonly string[]): DocxField[] {
+  return fields.filter((field) => docxColumnIndex(field, headers) === undefined);
 }
 
 /**
