@@ -85,6 +85,9 @@ describe('Word templates: what is refused', () => {
     const parts = readParts(buildDocx({ body: p('x') }));
     parts['word/document.xml'] = parts['word/document.xml']!.replace('</w:body>', '');
     expectSheafError(() => listDocxFields(rezip(parts)), 'template/word-not-docx');
+    expectSheafError(() => listDocxFields(buildDocx({ body: p('&#x110000;') })), 'template/word-not-docx');
+    expectSheafError(() => listDocxFields(buildDocx({ body: p('a & b') })), 'template/word-not-docx');
+    expectSheafError(() => listDocxFields(buildDocx({ body: '<w:p><w:r><w:t>x</w:t></w:r><!-- never closed' })), 'template/word-not-docx');
   });
 });
 

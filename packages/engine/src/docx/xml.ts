@@ -52,8 +52,11 @@ export function decodeXml(text: string, partName: string): string {
   if (!text.includes('&')) return text;
   return text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[A-Za-z]+);|&/g, (reference, body: string | undefined) => {
     if (body === undefined) throw notDocx(`${partName}: a bare "&" in text`);
-    if (body.startsWith('#x')) return String.fromCodePoint(Number.parseInt(body.slice(2), 16));
-    if (body.startsWith('#')) return String.fromCodePoint(Number.parseInt(body.slice(1), 10));
+    if (body.startsWith('#')) {
+      const code = body.startsWith('#x') ? Number.parseInt(body.slice(2), 16) : Number.parseInt(body.slice(1), 10);
+      if (!(code <= 0x10ffff)) throw notDocx(`${partName}: character reference ${reference} out of range`);
+      return String.fromCodePoint(code);
+    }
     const named = NAMED[body];
     if (named === undefined) throw notDocx(`${partName}: unknown entity ${reference}`);
     return named;
