@@ -83,6 +83,13 @@ describe('Word templates: repeated table rows ("multiple")', () => {
     expect(xml.match(/<w:tr>/g)!.length).toBe(xml.match(/<\/w:tr>/g)!.length);
   });
 
+  it('drops bookmarks inside the repeated row, whose ids and names would repeat', () => {
+    const bookmarked = table(row(cell(`<w:p><w:bookmarkStart w:id="7" w:name="line"/>${r('{{#each}}{{Item}}')}<w:bookmarkEnd w:id="7"/></w:p>`)));
+    const xml = readParts(prepareDocx(buildDocx({ body: bookmarked }), headers).fill(sheet, [0, 2]))['word/document.xml']!;
+    expect(visibleText(xml)).toBe('Pen\nPaper');
+    expect(xml).not.toContain('bookmark');
+  });
+
   it('refuses {{#each}} outside a table', () => {
     expectSheafError(() => listDocxFields(buildDocx({ body: p('{{#each}} {{Item}}') })), 'template/word-each-outside-table');
   });

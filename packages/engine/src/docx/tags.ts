@@ -105,6 +105,7 @@ function pairSections(edits: PartEdits, uses: TagUse[]): void {
         repeatedRows.add(row.open);
         addMark(edits.before, row.open, { kind: 'open-each' });
         addMark(edits.after, row.close, { kind: 'close' }, true);
+        dropBookmarks(edits, row.open, row.close);
       }
     }
   }
@@ -138,6 +139,14 @@ function markSection(edits: PartEdits, start: TagUse, otherwise: TagUse | undefi
   if (keepEnd) addMark(edits.before, end.paragraph.open, { kind: 'close' }, true);
   else addMark(edits.after, end.paragraph.close, { kind: 'close' }, true);
   for (const tag of tags) if (tag !== end || !keepEnd) edits.deleted.fill(1, tag.paragraph.open, tag.paragraph.close + 1);
+}
+
+/** Copies of a row would repeat its bookmarks' ids and names, which must be unique: they go. */
+function dropBookmarks(edits: PartEdits, from: number, to: number): void {
+  for (let index = from; index <= to; index++) {
+    const { name, kind } = edits.tokens[index]!;
+    if ((name === 'w:bookmarkStart' || name === 'w:bookmarkEnd') && kind === 'empty') edits.deleted[index] = 1;
+  }
 }
 
 function addMark(marks: Map<number, Mark[]>, token: number, mark: Mark, first = false): void {
