@@ -26,7 +26,6 @@ import { connectTemplates } from './modules/templates/index.ts';
 import { connectFonts } from './modules/fonts/index.ts';
 import { connectEmail, startEmail } from './modules/email/index.ts';
 import { registerAuthJobs } from './modules/auth/index.ts';
-import { buildApp } from './http/server.ts';
 import { readinessCheck, startHealthServer, type ReadinessCheck } from './http/health.ts';
 import { startAdminSocket } from './admin/socket.ts';
 import { createLogger } from './http/logger.ts';
@@ -185,9 +184,14 @@ function closeOnSignals(log: FastifyBaseLogger, close: () => Promise<void>): voi
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const runJobs = options.runJobs ?? true;
   if (!runJobs) requireSharedDatabase(config, '`sheaf serve --no-jobs`');
+  // The HTTP app (Fastify, its plugins, every route) loads while the database opens: PGlite's
+  // WebAssembly compiles and its files are read off the main thread, which would otherwise wait.
+  const httpApp = import('./http/server.ts');
+  httpApp.catch(() => undefined); // a failed open is reported first; a failed load when awaited below
   const core = await openCore(config, options, true);
   const { ctx, log, cleanups, runCleanups } = core;
   try {
+    const { buildApp } = await httpApp;
     const app = await buildApp(ctx, core.ready);
     cleanups.push(() => closeHttp(app));
     await startJobs(core, runJobs);
