@@ -11,7 +11,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TemplateDetail } from '@sheaf/shared';
 import { blobLayout } from '../src/adapters/blobs/layout.ts';
-import { storeThumbnail } from '../src/modules/templates/pdf-tasks.ts';
 import { forEachDatabase, startTestServer, type TestDatabase } from './harness.ts';
 import { fixture, makeEncryptedPdf, makePdf, pdfText, placeholder } from './library-support.ts';
 
@@ -45,11 +44,10 @@ forEachDatabase((database: TestDatabase) => {
   describe('upload atomicity', () => {
     let server: TestServer;
     let token: string;
-    let ownerId: string;
 
     beforeAll(async () => {
       server = await startTestServer({ database });
-      ({ token, uid: ownerId } = await server.signUp());
+      token = (await server.signUp()).token;
     });
     afterAll(async () => {
       await server.close();
@@ -105,22 +103,6 @@ forEachDatabase((database: TestDatabase) => {
       expect(now[0]).not.toBe(oldKey);
       expect((await download(id)).equals(Buffer.from(replacement))).toBe(true);
       expect(await previewText(id)).toContain('REPLACEMENT');
-    });
-
-    it('shows the thumbnail of the current PDF when a render of the replaced one finishes late', async () => {
-      const { id } = await newTemplate('FIRST');
-      const first = (await server.inject('GET', `/templates/${id}`, { token })).json as TemplateDetail;
-      expect((await upload('PUT', `/templates/${id}/file`, 'New.pdf', await makePdf({ pages: 1, title: 'SECOND' }))).status).toBe(200);
-      const current = await vi.waitFor(async () => {
-        const detail = (await server.inject('GET', `/templates/${id}`, { token })).json as TemplateDetail;
-        expect(detail.thumbnailUrl).not.toBeNull();
-        return detail;
-      }, { timeout: 30_000, interval: 100 });
-      const shown = Buffer.from((await server.inject('GET', `/templates/${id}/thumbnail`, { token })).body);
-      // The background render of the first file ends now: it is not kept, and the thumbnail shown stays.
-      expect(await storeThumbnail(server.ctx, ownerId, id, first.checksum, new Uint8Array(shown.length).fill(7))).toBe(false);
-      expect((await server.inject('GET', `/templates/${id}`, { token })).json.thumbnailUrl).toBe(current.thumbnailUrl);
-      expect(Buffer.from((await server.inject('GET', `/templates/${id}/thumbnail`, { token })).body).equals(shown)).toBe(true);
     });
 
     it('keeps an encrypted template locked and whole when the commit of its unlocked file fails', async () => {
