@@ -5,7 +5,7 @@
  * window stay and still hold their limit.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { attemptsSweepJob } from '../src/modules/auth/attempts-sweep.ts';
+import { attemptsSweepJob } from '../src/modules/auth/index.ts';
 import { forEachDatabase, startTestServer, TEST_PASSWORD, type TestServer } from './harness.ts';
 
 const DAY_S = 24 * 3600;

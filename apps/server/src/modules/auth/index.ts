@@ -6,6 +6,6 @@ export { register, login, requestPasswordReset, confirmPasswordReset } from './s
 export { changeEmail, changePassword, deleteAccount } from './account.ts';
 export { verifyAccessToken } from './tokens.ts';
 export { takeAttempts, type LimitedKey } from './rate-limits.ts';
-export { registerAuthJobs } from './attempts-sweep.ts';
+export { attemptsSweepJob, registerAuthJobs } from './attempts-sweep.ts';
 export type { AccountDeleting } from './events.ts';
 export { registerAuthRoutes } from './routes.ts';
