@@ -11,7 +11,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OfficeConverter, type WordSourceType } from '../src/adapters/office/index.ts';
 
 const available =
@@ -132,6 +132,46 @@ describe.skipIf(!available)('office conversions', () => {
     await converter.toDocx(sources.get('rtf')!, 'rtf');
     await converter.toPdf(sources.get('docx')!);
     expect(converter.running).toBe(1);
+  });
+
+  it('replaces a warm LibreOffice that died while idle, so the next file is not blamed for it', async () => {
+    await converter.toDocx(sources.get('rtf')!, 'rtf');
+    // soffice.bin processes of this converter: their profile lies under its tmpDir.
+    const offices = readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .filter((pid) => {
+        try {
+          const command = readFileSync(`/proc/${pid}/cmdline`, 'latin1');
+          return command.startsWith('/usr/lib/libreoffice/program/soffice.bin') && command.includes(pathToFileURL(tmpDir).href);
+        } catch {
+          return false;
+        }
+      });
+    expect(offices).toHaveLength(1);
+    process.kill(Number(offices[0]), 'SIGKILL');
+    // Dead (a zombie its Python has not reaped yet counts) before the next conversion is asked for.
+    const dead = (): boolean => {
+      try {
+        return /^\d+ \(.*\) Z/.test(readFileSync(`/proc/${offices[0]}/stat`, 'latin1'));
+      } catch {
+        return true;
+      }
+    };
+    await vi.waitFor(() => expect(dead()).toBe(true), { timeout: 10_000, interval: 20 });
+    expect(docxText(await converter.toDocx(sources.get('rtf')!, 'rtf'), scratch)).toContain('Rich text');
+    expect(converter.running).toBe(1);
+  });
+
+  it('spreads conversions over its processes, never more than its size, each file getting its own result', async () => {
+    const pair = new OfficeConverter({ tmpDir, size: 2 });
+    try {
+      const types = ['rtf', 'fodt', 'txt', 'rtf', 'fodt'] as const;
+      const results = await Promise.all(types.map((type) => pair.toDocx(sources.get(type)!, type)));
+      expect(results.map((docx) => docxText(docx, scratch).trim().split(' ')[0])).toEqual(['Rich', 'Flat', 'Plain', 'Rich', 'Flat']);
+      expect(pair.running).toBe(2);
+    } finally {
+      await pair.close();
+    }
   });
 
   it('refuses damaged files and files of another kind as unreadable', async () => {

@@ -159,6 +159,8 @@ export class OfficeConverter {
       clearTimeout(timer);
       this.idle.delete(process);
       if (process.alive) return Promise.resolve(process);
+      // Its LibreOffice died while it waited (killed, out of memory): end the rest, look further.
+      process.kill();
     }
     if (this.processes.length + this.starting < this.options.size) return this.spawn();
     return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));

@@ -165,8 +165,9 @@ export class OfficeProcess {
     return this.pending !== undefined;
   }
 
+  /** Running and usable: not ended or being killed, and its LibreOffice has not died meanwhile. */
   get alive(): boolean {
-    return !this.ended && !this.killed;
+    return !this.ended && !this.killed && (this.officePid === undefined || isRunning(this.officePid));
   }
 
   /** Resident memory of Python and LibreOffice, in MB. */
