@@ -226,6 +226,36 @@ describe.skipIf(!available)('office conversions', () => {
     }
   });
 
+  it('never reads local files a document points at: XML entities, INCLUDETEXT fields, linked pictures', async () => {
+    const secret = path.join(scratch, 'secret.txt');
+    writeFileSync(secret, 'TOPSECRET-42');
+    const picture = path.join(scratch, 'secret.png');
+    writeFileSync(picture, Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==', 'base64'));
+    const entity = `<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE office:document [<!ENTITY leak SYSTEM "${pathToFileURL(secret).href}">]>\n${fodt('<text:p>Entity: &leak;</text:p>').replace(/^<\?xml[^>]*>\n/, '')}`;
+    const field = String.raw`{\rtf1\ansi Included: {\field{\*\fldinst INCLUDETEXT "${secret}"}{\fldrslt old}}\par}`;
+    const linked = fodt(`<text:p>Linked <draw:frame draw:name="p" text:anchor-type="as-char" svg:width="2cm" svg:height="2cm"><draw:image xlink:href="${pathToFileURL(picture).href}" xlink:type="simple" xlink:show="embed" xlink:actuate="onLoad"/></draw:frame></text:p>`);
+    const outputs: string[] = [];
+    for (const [text, type] of [[entity, 'fodt'], [field, 'rtf'], [linked, 'fodt']] as const) {
+      let docx: Uint8Array;
+      try {
+        docx = await converter.toDocx(Buffer.from(text), type);
+      } catch (error) {
+        // LibreOffice refuses a DOCTYPE declaring entities: refused is safe too.
+        expect(error).toMatchObject({ code: 'template/office-unreadable' });
+        continue;
+      }
+      const file = path.join(scratch, 'local.docx');
+      writeFileSync(file, docx);
+      outputs.push(spawnSync('unzip', ['-Z1', file], { encoding: 'utf8' }).stdout, docxText(docx, scratch));
+      const pdf = path.join(scratch, 'local.pdf');
+      writeFileSync(pdf, await converter.toPdf(docx));
+      outputs.push(spawnSync('pdftotext', [pdf, '-'], { encoding: 'utf8' }).stdout);
+      expect(spawnSync('pdfimages', ['-list', pdf], { encoding: 'utf8' }).stdout.split('\n').filter((line) => /^\s+\d/.test(line))).toEqual([]);
+    }
+    expect(outputs.join('\n')).not.toContain('TOPSECRET');
+    expect(outputs.join('\n')).not.toContain('word/media');
+  });
+
   it('kills a conversion past its deadline and leaves no profile behind', async () => {
     const slowDir = path.join(scratch, 'slow');
     const slow = new OfficeConverter({ tmpDir: slowDir, size: 1, timeoutMs: 200 });
