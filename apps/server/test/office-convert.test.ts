@@ -256,6 +256,17 @@ describe.skipIf(!available)('office conversions', () => {
     expect(outputs.join('\n')).not.toContain('word/media');
   });
 
+  it.each(['namespace', 'profile'] as const)('answers a technical error when LibreOffice cannot be started (isolation: %s), leaving nothing behind', async (isolation) => {
+    const brokenDir = path.join(scratch, `broken-${isolation}`);
+    const broken = new OfficeConverter({ tmpDir: brokenDir, size: 1, isolation, python: path.join(scratch, 'no-such-python') });
+    try {
+      await expect(broken.toDocx(sources.get('rtf')!, 'rtf')).rejects.toMatchObject({ code: 'generic/technical-error' });
+      expect(readdirSync(brokenDir)).toEqual([]);
+    } finally {
+      await broken.close();
+    }
+  });
+
   it('kills a conversion past its deadline and leaves no profile behind', async () => {
     const slowDir = path.join(scratch, 'slow');
     const slow = new OfficeConverter({ tmpDir: slowDir, size: 1, timeoutMs: 200 });

@@ -147,8 +147,10 @@ export class OfficeProcess {
         else pending.reject(new OfficeProcessError(message.error === 'encrypted' ? 'encrypted' : 'unreadable', message.detail));
       });
       child.on('error', (error) => {
+        // The program could not be started (no Python, no unshare): there may be no 'exit' to follow.
         clearTimeout(timer);
         reject(error);
+        void this.cleanUp();
       });
       child.on('exit', (code, signal) => {
         clearTimeout(timer);
