@@ -113,7 +113,10 @@ export class OfficeProcess {
   /** Starts Python and LibreOffice; resolves once LibreOffice answers over UNO. */
   start(): Promise<void> {
     const prefix = this.options.isolation === 'namespace' ? networkNamespacePrefix() : [];
-    if (!prefix) return Promise.reject(new Error('no network namespace available (unshare -n)'));
+    if (!prefix) {
+      void this.cleanUp();
+      return Promise.reject(new Error('no network namespace available (unshare -n)'));
+    }
     const args = [...prefix, this.options.python, '-c', OFFICE_WORKER_PY, pathToFileURL(path.join(this.root, 'profile')).href];
     // detached: a process group of its own, so a kill reaches soffice.bin too.
     const child = spawn(args[0]!, args.slice(1), { detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
