@@ -16,7 +16,7 @@ import { networkNamespacePrefix, OfficeProcess, OfficeProcessError, type Network
 import { oleIsEncrypted } from './ole-encryption.ts';
 
 export interface OfficeConverterOptions {
-  /** Warm processes at most (each holds 150-250 MB resident once warm). Default 2. */
+  /** Warm processes at most (each holds about 150-180 MB resident once warm, Python included). Default 2. */
   size?: number;
   /** Deadline of one conversion. Default 120 s. */
   timeoutMs?: number;
