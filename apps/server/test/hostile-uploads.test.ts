@@ -17,6 +17,7 @@ import { loadConfig, type ConfigOverrides } from '../src/config.ts';
 import { startServer } from '../src/boot.ts';
 import { openPglite, type PgliteDb } from '../src/adapters/db/pglite.ts';
 import { blobLayout } from '../src/adapters/blobs/layout.ts';
+import { injectFault } from './db-faults.ts';
 import { createPostgresDatabase, forEachDatabase, startTestServer, type TestDatabase } from './harness.ts';
 import { csv, fixture, makePdf } from './library-support.ts';
 
@@ -101,17 +102,6 @@ function zipOf(files: Record<string, Uint8Array>, options: { encrypted?: boolean
   return new Uint8Array(Buffer.concat([...locals, directory, end]));
 }
 
-/** Makes every statement `event` on `table` fail, as a database fault would, until the returned function runs. */
-async function failEvery(server: Pick<TestServer, 'ctx'>, table: string, event: 'INSERT' | 'UPDATE'): Promise<() => Promise<void>> {
-  const name = `hostile_fail_${table}_${event.toLowerCase()}`;
-  await server.ctx.db.query(`CREATE OR REPLACE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected fault'; END $$`);
-  await server.ctx.db.query(`CREATE TRIGGER ${name} BEFORE ${event} ON ${table} FOR EACH ROW EXECUTE FUNCTION ${name}()`);
-  return async () => {
-    await server.ctx.db.query(`DROP TRIGGER ${name} ON ${table}`);
-    await server.ctx.db.query(`DROP FUNCTION ${name}()`);
-  };
-}
-
 forEachDatabase((database: TestDatabase) => {
   describe('hostile uploads', () => {
     let server: TestServer;
@@ -168,7 +158,7 @@ forEachDatabase((database: TestDatabase) => {
 
     it('leaves no template folder behind when the template row cannot be stored', async () => {
       const before = await blobKeys(server.config.BLOB_DIR);
-      const restore = await failEvery(server, 'templates', 'INSERT');
+      const restore = await injectFault(server, 'templates', 'INSERT');
       try {
         for (let attempt = 0; attempt < 3; attempt++) {
           const response = await upload('/templates', 'Letter.pdf', await makePdf({ pages: 1 }));
@@ -184,7 +174,7 @@ forEachDatabase((database: TestDatabase) => {
       const id = await newTemplate();
       expect((await upload(`/templates/${id}/excel`, 'old.csv', csv([['Old'], ['kept']]))).status).toBe(201);
       const before = await blobKeys(server.config.BLOB_DIR);
-      const restore = await failEvery(server, 'spreadsheets', 'UPDATE');
+      const restore = await injectFault(server, 'spreadsheets', 'UPDATE');
       try {
         expect((await upload(`/templates/${id}/excel`, 'new.csv', csv([['New', 'Other'], ['lost', 'x']]))).status).toBe(500);
       } finally {
@@ -199,7 +189,7 @@ forEachDatabase((database: TestDatabase) => {
       const original = await makePdf({ pages: 1, title: 'ORIGINAL' });
       const created = await upload('/templates', 'Letter.pdf', original);
       const id = (created.json as TemplateDetail).id;
-      const restore = await failEvery(server, 'templates', 'UPDATE');
+      const restore = await injectFault(server, 'templates', 'UPDATE');
       try {
         const replaced = await server.inject('PUT', `/templates/${id}/file`, { token, file: { name: 'New.pdf', bytes: await makePdf({ pages: 3 }), type: FILE_TYPE } });
         expect(replaced.status).toBe(500);
@@ -219,8 +209,8 @@ forEachDatabase((database: TestDatabase) => {
       expect((await upload(`/templates/${id}/images`, 'logo.png', logo)).status).toBe(201);
       expect((await upload(`/templates/${id}/attachments`, 'terms.pdf', terms)).status).toBe(201);
       const before = await blobKeys(server.config.BLOB_DIR);
-      const restoreImages = await failEvery(server, 'template_images', 'INSERT');
-      const restoreTemplates = await failEvery(server, 'templates', 'UPDATE');
+      const restoreImages = await injectFault(server, 'template_images', 'INSERT');
+      const restoreTemplates = await injectFault(server, 'templates', 'UPDATE');
       try {
         expect((await upload(`/templates/${id}/images`, 'logo.png', pngClaiming(10, 10))).status).toBe(500);
         expect((await upload(`/templates/${id}/attachments`, 'terms.pdf', await makePdf({ pages: 2 }))).status).toBe(500);
@@ -367,7 +357,7 @@ forEachDatabase((database: TestDatabase) => {
         id = (created.json as TemplateDetail).id;
         const old = await first.inject('POST', `/templates/${id}/excel`, { token, file: { name: 'old.csv', bytes: csv([['Old'], ['kept']]), type: FILE_TYPE } });
         expect(old.status).toBe(201);
-        const restore = await failEvery(first, 'spreadsheets', 'UPDATE');
+        const restore = await injectFault(first, 'spreadsheets', 'UPDATE');
         const failed = await first.inject('POST', `/templates/${id}/excel`, { token, file: { name: 'new.csv', bytes: csv([['New', 'Other'], ['lost', 'x']]), type: FILE_TYPE } });
         expect(failed.status).toBe(500);
         await restore();

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TemplateDetail } from '@sheaf/shared';
 import { blobLayout } from '../src/adapters/blobs/layout.ts';
+import { injectFault } from './db-faults.ts';
 import { forEachDatabase, startTestServer, type TestDatabase } from './harness.ts';
 import { fixture, makeEncryptedPdf, makePdf, pdfText, placeholder } from './library-support.ts';
 
@@ -25,19 +26,6 @@ async function blobKeys(root: string): Promise<string[]> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
   return entries.filter((entry) => entry.isFile() && !entry.name.startsWith('thumbnail'))
     .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name))).sort();
-}
-
-/** Makes every COMMIT of a transaction that wrote `event` on `table` fail, until the returned function runs. */
-async function failCommitsOf(server: TestServer, table: string, event: 'INSERT' | 'UPDATE'): Promise<() => Promise<void>> {
-  const name = `atomicity_fail_${table}_${event.toLowerCase()}`;
-  await server.ctx.db.query(`CREATE OR REPLACE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected commit fault'; END $$`);
-  await server.ctx.db.query(
-    `CREATE CONSTRAINT TRIGGER ${name} AFTER ${event} ON ${table} DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ${name}()`,
-  );
-  return async () => {
-    await server.ctx.db.query(`DROP TRIGGER ${name} ON ${table}`);
-    await server.ctx.db.query(`DROP FUNCTION ${name}()`);
-  };
 }
 
 forEachDatabase((database: TestDatabase) => {
@@ -80,7 +68,7 @@ forEachDatabase((database: TestDatabase) => {
     it('keeps the old PDF (download and preview) when the commit of a replacement fails, leaving no file of it', async () => {
       const { id, bytes } = await newTemplate('ORIGINAL');
       const before = await keys();
-      const restore = await failCommitsOf(server, 'templates', 'UPDATE');
+      const restore = await injectFault(server, 'templates', 'UPDATE', 'commit');
       try {
         const replaced = await upload('PUT', `/templates/${id}/file`, 'New.pdf', await makePdf({ pages: 3, title: 'REPLACEMENT' }));
         expect(replaced.status).toBe(500);
@@ -110,7 +98,7 @@ forEachDatabase((database: TestDatabase) => {
       const created = await upload('POST', '/templates', 'Locked.pdf', locked);
       const id = (created.json as TemplateDetail).id;
       const before = await keys();
-      const restore = await failCommitsOf(server, 'templates', 'UPDATE');
+      const restore = await injectFault(server, 'templates', 'UPDATE', 'commit');
       try {
         expect((await server.inject('POST', `/templates/${id}/decrypt`, { token, body: { password: 'secret' } })).status).toBe(500);
       } finally {
@@ -138,9 +126,9 @@ forEachDatabase((database: TestDatabase) => {
       const before = await keys();
 
       const restores = [
-        await failCommitsOf(server, 'template_images', 'UPDATE'),
-        await failCommitsOf(server, 'fonts', 'UPDATE'),
-        await failCommitsOf(server, 'templates', 'UPDATE'),
+        await injectFault(server, 'template_images', 'UPDATE', 'commit'),
+        await injectFault(server, 'fonts', 'UPDATE', 'commit'),
+        await injectFault(server, 'templates', 'UPDATE', 'commit'),
       ];
       try {
         expect((await upload('POST', `/templates/${id}/images`, 'logo.png', variant(logo))).status).toBe(500);

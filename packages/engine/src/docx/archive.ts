@@ -7,6 +7,7 @@
  */
 import { Inflate } from 'fflate';
 import { MAX_UPLOAD_BYTES, SheafError, listZip, startsLikeZip } from '@sheaf/shared';
+import { concatBytes } from '../pdf/bytes.ts';
 import { notDocx } from './xml.ts';
 
 /** Entries a DOCX may hold; Word writes tens, a few hundred with many images. */
@@ -103,12 +104,5 @@ function inflateWithin(data: Uint8Array, name: string, left: number, limit: numb
     if (error instanceof SheafError) throw error;
     throw notDocx(`${name}: ${error instanceof Error ? error.message : 'bad compressed data'}`);
   }
-  if (chunks.length === 1) return chunks[0]!;
-  const whole = new Uint8Array(produced);
-  let at = 0;
-  for (const chunk of chunks) {
-    whole.set(chunk, at);
-    at += chunk.length;
-  }
-  return whole;
+  return chunks.length === 1 ? chunks[0]! : concatBytes(chunks);
 }

@@ -6,6 +6,7 @@
  */
 import { Inflate } from 'fflate';
 import { SheafError } from '@sheaf/shared';
+import { concatBytes } from '../../pdf/bytes.ts';
 import {
   MAX_COMPRESSION_RATIO,
   MAX_INFLATED_BYTES,
@@ -106,14 +107,7 @@ export function readEntry(zip: ZipArchive, entry: ZipEntry, maxBytes: number): U
     chunks.push(chunk);
     return true;
   });
-  if (chunks.length === 1) return chunks[0]!;
-  const whole = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    whole.set(chunk, at);
-    at += chunk.length;
-  }
-  return whole;
+  return chunks.length === 1 ? chunks[0]! : concatBytes(chunks);
 }
 
 /**
