@@ -36,7 +36,20 @@ function mountTmpfs(mb: number): { dir: string; unmount: () => void } | { skip: 
   return {
     dir,
     unmount: () => {
-      execFileSync('umount', [dir]);
+      // A file a just-closed server still held may keep the mount busy a moment: try again, then detach it.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          execFileSync('umount', [dir], { stdio: 'pipe' });
+          break;
+        } catch (error) {
+          if (attempt >= 20) {
+            execFileSync('umount', ['-l', dir]);
+            break;
+          }
+          if (!/busy/i.test(String((error as { stderr?: Buffer }).stderr ?? error))) throw error;
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+        }
+      }
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -77,7 +77,9 @@ export class LocalBlobStore implements BlobStore {
 
   /** "templates/abc/" or "templates/abc": everything below that folder. */
   async deletePrefix(prefix: string): Promise<void> {
-    await rm(this.file(prefix, { prefix: true }), { recursive: true, force: true });
+    // A job may still write into the folder while it goes (a range's part as its merge is cancelled):
+    // the removal then meets ENOTEMPTY, which Node's retries absorb; the writer clears what it adds later.
+    await rm(this.file(prefix, { prefix: true }), { recursive: true, force: true, maxRetries: 10, retryDelay: 20 });
   }
 
   async copy(from: string, to: string): Promise<void> {
