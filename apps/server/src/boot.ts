@@ -20,6 +20,7 @@ import { openJobBackend } from './jobs/backends.ts';
 import type { BullQueueOptions } from './jobs/bullmq-runner.ts';
 import type { JobQueueOptions } from './jobs/runner.ts';
 import { createJobs } from './jobs/system.ts';
+import { BackgroundTasks } from './background.ts';
 import { EventBus } from './events/bus.ts';
 import { connectMerges, registerMergeJobs, startScratchSweep, sweepBeforeEmbeddedDb } from './modules/merges/index.ts';
 import { connectTemplates } from './modules/templates/index.ts';
@@ -134,7 +135,10 @@ async function openCore(config: Config, options: StartOptions, serveHttp: boolea
     cleanups.push(() => jobs.stop());
     // The bounce listener belongs to the processes that serve the public (one port per machine).
     const ctxConfig = serveHttp ? config : Object.freeze({ ...config, INBOUND_SMTP_PORT: null });
-    const ctx: AppContext = { config: ctxConfig, db, blobs: openBlobStore(config), mailer, jobs, events: new EventBus(), log };
+    const background = new BackgroundTasks();
+    // After the HTTP server and the job runners (nothing starts a task then), before the database closes.
+    cleanups.splice(1, 0, () => background.drain());
+    const ctx: AppContext = { config: ctxConfig, db, blobs: openBlobStore(config), mailer, jobs, events: new EventBus(), background, log };
     // Subscriptions and hooks first: a merge job finishing at start must find the mailing listening.
     connectFonts(ctx);
     connectTemplates(ctx);

@@ -5,6 +5,7 @@ import type { BlobStore } from './adapters/blobs/types.ts';
 import type { AccountMailer } from './adapters/mail/types.ts';
 import type { Jobs } from './jobs/system.ts';
 import type { EventBus } from './events/bus.ts';
+import type { BackgroundTasks } from './background.ts';
 
 /** What every module's services receive: the parsed config and the adapters. Built once at boot. */
 export interface AppContext {
@@ -15,6 +16,8 @@ export interface AppContext {
   jobs: Jobs;
   /** Events modules announce and others subscribe to at boot (events/bus.ts). */
   events: EventBus;
+  /** Work started by a request and not awaited by it; the process's close waits for it (background.ts). */
+  background: BackgroundTasks;
   log: FastifyBaseLogger;
 }
 

@@ -92,6 +92,8 @@ export async function runMergeJob(ctx: AppContext, payload: MergeJobPayload, job
       keepForResume = true; // handed back to the queue: the next run goes on from the documents written
       throw caught;
     }
+    // The merge's scratch files go before it is shown ended: whoever sees it ended finds none left.
+    await removeScratch(tmpFile, indexFile).catch(() => undefined);
     if (job.signal.aborted) {
       await ctx.blobs.deletePrefix(blobLayout.merge.folder(mergeId));
       await markEnded(ctx.db, ownerId, mergeId, 'cancelled', null);

@@ -80,11 +80,12 @@ export async function storeThumbnail(ctx: AppContext, ownerId: string, templateI
 
 /** Renders in the background: the upload answers first; thumbnailUrl stays null until this is done. */
 export function scheduleThumbnail(ctx: AppContext, ownerId: string, templateId: string, checksum: string, bytes: Uint8Array): void {
-  void (async () => {
-    const png = await renderThumbnail(bytes);
-    if (png) await storeThumbnail(ctx, ownerId, templateId, checksum, png);
-  })().catch((error: unknown) => {
-    // The template may have been deleted or the server closed meanwhile; the UI shows an icon.
-    ctx.log.warn({ templateId, err: error instanceof Error ? error.message : String(error) }, 'thumbnail not made');
-  });
+  ctx.background.run(
+    async () => {
+      const png = await renderThumbnail(bytes);
+      if (png) await storeThumbnail(ctx, ownerId, templateId, checksum, png);
+    },
+    // The template may have been deleted meanwhile; the UI shows an icon.
+    (error) => ctx.log.warn({ templateId, err: error instanceof Error ? error.message : String(error) }, 'thumbnail not made'),
+  );
 }
