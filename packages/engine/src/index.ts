@@ -10,4 +10,7 @@ export { ZipWriter, crc32, crc32Combine } from './zip/index.ts';
 export * as zipRecords from './zip/records.ts';
 export { formatNumber, formatDate } from './format/index.ts';
 export { sheetFromTable } from './sheet/table.ts';
+export { prepareWordMerge, type PreparedWordMerge, type WordMergeInput, type WordBatch } from './docx/word-merge.ts';
 export { prepareDocx, listDocxFields, unknownDocxFields, docxColumnIndex, type DocxField, type DocxOptions, type PreparedDocx } from './docx/index.ts';
+/** PDF output of Word templates in batches: one conversion, then one PDF per row (docs/word-templates.md#pdf-output-in-batches). */
+export { openBatchPdf, splitPdfAtBookmarks, BATCH_PDF_EXPORT_FILTER, type BatchPdf, type PageRange } from './pdf/split.ts';

@@ -63,6 +63,7 @@ export const ERROR_MESSAGES = {
   'template/office-encrypted': 'This document is password protected. Remove the password in Word or LibreOffice, save it and upload it again.',
   'template/office-timeout': 'Converting the document took more than {seconds} seconds. It may be damaged or very long; save it again as .docx, or split it, and upload it again.',
   'template/office-too-complex': 'Converting the document needs more memory than is allowed. It may be damaged or very large; save it again as .docx, or split it, and upload it again.',
+  'template/office-unavailable': 'This server cannot convert word-processor documents (LibreOffice is not installed). Upload a PDF, or ask the administrator to install LibreOffice.',
   'template/encrypted': 'This PDF is password protected. Enter its password to unlock it.',
   'template/wrong-password': 'Wrong password',
   'template/unsupported-encryption': 'This PDF uses an encryption method that is not supported ({detail}).',
@@ -97,6 +98,8 @@ export const ERROR_MESSAGES = {
   'font/wrong-type': 'Fonts must be .ttf or .otf files.',
   'font/corrupt': 'The font "{name}" could not be read.',
   'font/too-large': 'The font file is too large. The maximum size is {maxMb} MB.',
+  'font/timeout': 'The font took too long to read. It may be damaged.',
+  'font/too-complex': 'The font needs more memory to read than is allowed. It may be damaged.',
   'image/too-large': 'The image is too large. The maximum size is {maxMb} MB.',
   'image/wrong-type': 'Images must be PNG or JPEG files.',
   'image/corrupt': 'The image "{name}" could not be read.',
@@ -113,6 +116,8 @@ export const ERROR_MESSAGES = {
   'merge/password-tag-unknown': 'The password uses the column tag "{column}", which is not a heading of the spreadsheet.',
   'merge/file-name-tag-unknown': 'The file name uses the column tag "{column}", which is not a heading of the spreadsheet.',
   'merge/word-field-unknown': 'The document uses the field "{column}", which is not a heading of the spreadsheet.',
+  /** A batch PDF (docs/word-templates.md#pdf-output-in-batches) lacks a row's named destination. */
+  'merge/word-pdf-row-missing': 'The PDF made from the Word documents could not be cut into one document per row: the start of document {row} was not found. Please generate again.',
   'merge/image-missing': 'Row {row}: no image named "{image}" was supplied with the template.',
   'merge/qr-too-long': 'The text is too long for a QR code ({length} characters; at most {max} bytes fit at error correction {level}).',
   'merge/cancelled': 'The merge was cancelled.',
@@ -208,7 +213,7 @@ export type ErrorCode = keyof typeof ERROR_MESSAGES;
 export type ErrorParams = Record<string, string | number>;
 
 /** The HTTP statuses the API answers errors with. */
-export type ErrorHttpStatus = 400 | 401 | 402 | 403 | 404 | 409 | 410 | 413 | 429 | 500 | 507;
+export type ErrorHttpStatus = 400 | 401 | 402 | 403 | 404 | 409 | 410 | 413 | 429 | 500 | 503 | 507;
 
 /**
  * The HTTP status of each catalogue code that does not answer 400, by status (docs/errors.md says
@@ -237,7 +242,9 @@ export const ERROR_HTTP_STATUS_GROUPS = {
   /** The uploaded file is over its size limit. */
   413: ['template/too-large', 'sheet/too-large', 'image/too-large', 'font/too-large'],
   429: ['generic/too-many-attempts'],
-  500: ['generic/something-wrong', 'generic/technical-error'],
+  500: ['generic/something-wrong', 'generic/technical-error', 'merge/word-pdf-row-missing'],
+  /** Something this server lacks (LibreOffice for Word documents): not the user's doing, and retrying will not help. */
+  503: ['template/office-unavailable'],
   /** The server's disk is full (or below its free-space floor): nothing was charged; try again later. */
   507: ['generic/storage-full'],
 } as const satisfies Record<Exclude<ErrorHttpStatus, 400>, readonly ErrorCode[]>;

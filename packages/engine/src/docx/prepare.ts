@@ -8,6 +8,7 @@ import type { SheetData } from '../sheet/types.ts';
 import { readDocxParts, type DocxPart } from './archive.ts';
 import { compileEdits, fillSegments, hasHoles, type ColumnResolver, type DocxField, type Segment } from './compile.ts';
 import { isMacroPart, withoutMacroReferences } from './macros.ts';
+import { planBatch, type BatchPlan } from './batch.ts';
 import { assembleZip, packEntry, type PackedEntry } from './pack.ts';
 import { analysePart } from './structure.ts';
 import { markTags } from './tags.ts';
@@ -30,6 +31,11 @@ export interface PreparedDocx {
    * fills the fields, every one of them fills a copy of each {{#each}} table row.
    */
   fill(sheet: SheetData, rows: readonly number[]): Uint8Array;
+  /**
+   * Many documents in one DOCX, for one conversion to PDF (batch.ts): group k's document starts a new
+   * page section with the bookmark `SheafRow<k>`, which pdf/split.ts cuts the PDF at.
+   */
+  fillBatch(sheet: SheetData, groups: readonly (readonly number[])[]): Uint8Array;
 }
 
 /** Content types of the parts a person writes text in. */
@@ -64,6 +70,7 @@ export function prepareDocx(template: Uint8Array, headers: readonly string[], op
   };
   const programs = compileParts(template, options, resolve);
   const level = options.compress === false ? 0 : 2;
+  let batch: BatchPlan | undefined;
   return {
     fields,
     fill(sheet, rows) {
@@ -75,6 +82,10 @@ export function prepareDocx(template: Uint8Array, headers: readonly string[], op
         return packEntry(program.name, encoder.encode(out.join('')), level);
       });
       return assembleZip(entries);
+    },
+    fillBatch(sheet, groups) {
+      batch ??= planBatch(programs, level);
+      return batch.fill(sheet, groups);
     },
   };
 }
