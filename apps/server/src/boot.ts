@@ -21,6 +21,7 @@ import type { BullQueueOptions } from './jobs/bullmq-runner.ts';
 import type { JobQueueOptions } from './jobs/runner.ts';
 import { createJobs } from './jobs/system.ts';
 import { BackgroundTasks } from './background.ts';
+import { OfficeConverter } from './adapters/office/index.ts';
 import { EventBus } from './events/bus.ts';
 import { connectMerges, registerMergeJobs, startScratchSweep, sweepBeforeEmbeddedDb } from './modules/merges/index.ts';
 import { connectTemplates } from './modules/templates/index.ts';
@@ -138,7 +139,10 @@ async function openCore(config: Config, options: StartOptions, serveHttp: boolea
     const background = new BackgroundTasks();
     // After the HTTP server and the job runners (nothing starts a task then), before the database closes.
     cleanups.splice(1, 0, () => background.drain());
-    const ctx: AppContext = { config: ctxConfig, db, blobs: openBlobStore(config), mailer, jobs, events: new EventBus(), background, log };
+    // LibreOffice starts with the first Word conversion, not here; it ends after the background work.
+    const office = new OfficeConverter();
+    cleanups.splice(1, 0, () => office.close());
+    const ctx: AppContext = { config: ctxConfig, db, blobs: openBlobStore(config), mailer, jobs, events: new EventBus(), background, office, log };
     // Subscriptions and hooks first: a merge job finishing at start must find the mailing listening.
     connectFonts(ctx);
     connectTemplates(ctx);

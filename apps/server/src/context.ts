@@ -6,6 +6,7 @@ import type { AccountMailer } from './adapters/mail/types.ts';
 import type { Jobs } from './jobs/system.ts';
 import type { EventBus } from './events/bus.ts';
 import type { BackgroundTasks } from './background.ts';
+import type { OfficeConverter } from './adapters/office/index.ts';
 
 /** What every module's services receive: the parsed config and the adapters. Built once at boot. */
 export interface AppContext {
@@ -18,6 +19,8 @@ export interface AppContext {
   events: EventBus;
   /** Work started by a request and not awaited by it; the process's close waits for it (background.ts). */
   background: BackgroundTasks;
+  /** Word-processor conversions (LibreOffice); its processes start with the first conversion. */
+  office: OfficeConverter;
   log: FastifyBaseLogger;
 }
 

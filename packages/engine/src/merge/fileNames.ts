@@ -5,7 +5,6 @@ export type FileNamer = (rowValues: (column: string) => string, rowNumber: numbe
 
 /** Whole name in UTF-8 bytes, extension and " (n)" included: well under every file system's 255. */
 const MAX_NAME_BYTES = 150;
-const EXTENSION = '.pdf';
 
 /** Characters some operating system refuses in a name; a dash keeps dates like 12/03/2024 readable. */
 const FORBIDDEN = /[/\\:*?"<>|]/g;
@@ -19,7 +18,6 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 const SPACES = /\s+/g;
 /** Windows device names, reserved whatever the extension ("con.pdf", "Com1.tar.pdf"). */
 const RESERVED = /^(con|prn|aux|nul|com[1-9¹²³]|lpt[1-9¹²³])$/i;
-const PDF_EXTENSION = /\.pdf$/i;
 const EDGE_DOTS_AND_SPACES = /^[. ]+|[. ]+$/g;
 
 const utf8 = new TextEncoder();
@@ -29,9 +27,9 @@ let segmenter: Intl.Segmenter | undefined;
  * Builds the namer of one merge: checks the pattern's column tags once, then for each row fills the
  * tags, makes the result safe on Windows, macOS and Linux, and unique (case-insensitively) among the
  * names it has given, e.g. "Smith.pdf", "Smith (2).pdf". No pattern, or a name that comes out empty,
- * gives "document-<row>.pdf".
+ * gives "document-<row>.pdf". `extension` is ".docx" for a Word template's DOCX output.
  */
-export function createFileNamer(pattern: string | undefined, headers: readonly string[]): FileNamer {
+export function createFileNamer(pattern: string | undefined, headers: readonly string[], extension: '.pdf' | '.docx' = '.pdf'): FileNamer {
   const template = pattern?.trim() ?? '';
   const headerOf = resolveTags(template, headers);
   const taken = new Set<string>();
@@ -39,7 +37,7 @@ export function createFileNamer(pattern: string | undefined, headers: readonly s
 
   return (rowValues, rowNumber) => {
     const filled = template === '' ? '' : fillColumnTags(template, (tag) => rowValues(headerOf.get(tag)!));
-    return uniqueName(safeBaseName(filled) || `document-${rowNumber}`, taken, nextSuffix);
+    return uniqueName(safeBaseName(filled, extension) || `document-${rowNumber}`, extension, taken, nextSuffix);
   };
 }
 
@@ -56,7 +54,7 @@ function resolveTags(pattern: string, headers: readonly string[]): Map<string, s
 }
 
 /** The name without extension, cleaned; "" when nothing usable is left. */
-function safeBaseName(raw: string): string {
+function safeBaseName(raw: string, extension: string): string {
   let name = raw
     .normalize('NFC')
     .replace(CONTROL, ' ')
@@ -66,7 +64,7 @@ function safeBaseName(raw: string): string {
     .replace(SPACES, ' ')
     .replace(EDGE_DOTS_AND_SPACES, '');
   // The pattern may end in ".pdf" itself; the extension is added once, below.
-  if (PDF_EXTENSION.test(name)) name = name.slice(0, -EXTENSION.length).replace(EDGE_DOTS_AND_SPACES, '');
+  if (name.toLowerCase().endsWith(extension)) name = name.slice(0, -extension.length).replace(EDGE_DOTS_AND_SPACES, '');
   // Nothing but dashes, dots and spaces left (a cell of "?*:") is no name at all.
   if (!/[^\s.-]/.test(name)) return '';
   const stem = name.split('.', 1)[0].trimEnd();
@@ -74,11 +72,11 @@ function safeBaseName(raw: string): string {
   return name;
 }
 
-function uniqueName(base: string, taken: Set<string>, nextSuffix: Map<string, number>): string {
+function uniqueName(base: string, extension: string, taken: Set<string>, nextSuffix: Map<string, number>): string {
   const baseKey = base.toLowerCase();
   let suffix = nextSuffix.get(baseKey) ?? 1;
   for (;;) {
-    const tail = suffix === 1 ? EXTENSION : ` (${suffix})${EXTENSION}`;
+    const tail = suffix === 1 ? extension : ` (${suffix})${extension}`;
     const name = truncateUtf8(base, MAX_NAME_BYTES - utf8.encode(tail).length) + tail;
     const key = name.toLowerCase();
     if (!taken.has(key)) {

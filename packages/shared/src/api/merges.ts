@@ -16,6 +16,8 @@ export const MergeRequestSchema = z.object({
   isCompressedOutput: z.boolean(),
   fileNamePattern: z.string().max(255).optional(),
   passwordProtection: PasswordProtectionSchema.nullable().optional(),
+  /** Word templates: true (the default) makes PDFs, false DOCX files (passwords apply to PDFs only). */
+  isSfdtPdfOutput: z.boolean().optional(),
   rowsData: z.union([
     z.object({ specificRowsNumbers: z.string().min(1).max(10_000) }),
     z.object({ startRow: z.number().int().min(1), endRow: z.number().int().min(1) }),

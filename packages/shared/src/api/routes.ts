@@ -51,10 +51,11 @@ export const routes = {
 
   // Templates
   listTemplates: route({ method: 'GET', path: '/templates', access: 'private', summary: 'The user\'s templates with their merge history', response: TemplateListSchema }),
-  uploadTemplate: route({ method: 'POST', path: '/templates', access: 'private', summary: 'Upload a PDF as a new template', query: TemplateUploadQuerySchema, body: 'multipart', response: TemplateDetailSchema, status: 201 }),
+  uploadTemplate: route({ method: 'POST', path: '/templates', access: 'private', summary: 'Upload a PDF or a word-processor document (docx, dotx, docm, doc, dot, rtf, txt, xml, odt) as a new template', query: TemplateUploadQuerySchema, body: 'multipart', response: TemplateDetailSchema, status: 201 }),
   importTemplate: route({ method: 'POST', path: '/templates/import', access: 'private', summary: 'Import a template exported to a .sheaf.json file', body: 'multipart', response: TemplateDetailSchema, status: 201 }),
   getTemplate: route({ method: 'GET', path: '/templates/:id', access: 'private', summary: 'A template with its placeholders, settings and spreadsheet metadata', params: TemplateParamsSchema, response: TemplateDetailSchema }),
   downloadTemplate: route({ method: 'GET', path: '/templates/:id/download', access: 'private', summary: 'The template PDF (ETag = checksum)', params: TemplateParamsSchema, response: 'binary' }),
+  updateSfdt: route({ method: 'PATCH', path: '/templates/:id/updateSfdt', access: 'private', summary: 'Save a Word template\'s document (DOCX) as edited; fields and settings stay', params: TemplateParamsSchema, body: 'multipart', response: TemplateDetailSchema }),
   replaceTemplateFile: route({ method: 'PUT', path: '/templates/:id/file', access: 'private', summary: 'Replace the template PDF, keeping placeholders', params: TemplateParamsSchema, body: 'multipart', response: TemplateDetailSchema }),
   thumbnail: route({ method: 'GET', path: '/templates/:id/thumbnail', access: 'private', summary: 'PNG of the first page', params: TemplateParamsSchema, response: 'binary' }),
   updateTemplate: route({ method: 'PATCH', path: '/templates/:id', access: 'private', summary: 'Rename, change header row or output settings', params: TemplateParamsSchema, body: UpdateTemplateSchema, response: TemplateDetailSchema }),

@@ -6,6 +6,7 @@
  *                                                  fresh fileId, the row switches to it in a transaction and the old
  *                                                  file goes after the commit (adapters/blobs/switch.ts)
  *   templates/<templateId>/template.pdf            the same, as stored before the file ids (rows whose file_id is null)
+ *   templates/<templateId>/template-<fileId>.docx  a Word template's document (any source type, converted at upload)
  *   templates/<templateId>/thumbnail-<checksum>.png  page 1 of the PDF with that checksum, rendered (a late render of a
  *                                                  replaced file cannot overwrite the current one's)
  *   templates/<templateId>/thumbnail.png           the same, as rendered before the checksum keys (still read)
@@ -42,6 +43,9 @@ export const blobLayout = {
     /** Everything of the template (deleting the template deletes this prefix). */
     folder: templateFolder,
     pdf: (templateId: string, fileId: FileId) => `${templateFolder(templateId)}${fileId ? `template-${fileId}` : 'template'}.pdf`,
+    /** The template's file by its type: the PDF, or a Word template's DOCX (always stored with a file id). */
+    file: (templateId: string, fileId: FileId, type: 'pdf' | 'sfdt') =>
+      type === 'sfdt' ? `${templateFolder(templateId)}template-${fileId}.docx` : blobLayout.template.pdf(templateId, fileId),
     thumbnail: (templateId: string, checksum: string | null) => `${templateFolder(templateId)}thumbnail${checksum ? `-${checksum}` : ''}.png`,
     image: (templateId: string, name: string, fileId: FileId) => `${templateFolder(templateId)}images/${versioned(fileId)}${nameSegment(name)}`,
     spreadsheet: (templateId: string, checksum: string) => `${templateFolder(templateId)}spreadsheet-${checksum}`,

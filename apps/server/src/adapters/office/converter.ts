@@ -89,6 +89,8 @@ export class OfficeConverter {
     if (!filter) throw new SheafError('template/office-unreadable', { type });
     if (filter.name === undefined && oleIsEncrypted(bytes)) throw new SheafError('template/office-encrypted');
     const task: OfficeTask = { input, output, outFilter: EXPORT_FILTERS[target] };
+    // PDF: Word bookmarks become named destinations, where a batch of documents is cut (docs/word-templates.md#pdf-output).
+    if (target === 'pdf') task.outFilterData = { ExportBookmarksToPDFDestination: true };
     if (filter.name) task.inFilter = filter.name;
     if (filter.options) task.inOptions = filter.options;
     const process = await this.acquire();

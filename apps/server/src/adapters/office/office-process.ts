@@ -40,6 +40,8 @@ export interface OfficeTask {
   inFilter?: string;
   inOptions?: string;
   outFilter: string;
+  /** The export filter's options (FilterData), e.g. { ExportBookmarksToPDFDestination: true }. */
+  outFilterData?: Record<string, boolean | number | string>;
 }
 
 export interface OfficeProcessOptions {

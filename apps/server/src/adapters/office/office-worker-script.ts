@@ -5,7 +5,7 @@
  * with UNO and converts the files it is asked to, one at a time, for as long as it lives. The Node side
  * runs this script in a fresh network namespace (`unshare -n`) and in a process group of its own, so
  * LibreOffice can reach no network and a kill of the group ends both. Protocol: JSON lines; stdin
- * {"id", "input", "output", "inFilter", "inOptions", "outFilter"}; stdout first {"ready": true, "pid"},
+ * {"id", "input", "output", "inFilter", "inOptions", "outFilter", "outFilterData"}; stdout first {"ready": true, "pid"},
  * then {"id", "ok": true} or {"id", "ok": false, "error": "encrypted" | "unreadable" | "failed", "detail"}.
  *
  * Kept as a string and run with `python3 -c`, so the built server needs no file beside its bundle.
@@ -106,7 +106,14 @@ def convert(desktop, task):
         document.close(True)
         return {'ok': False, 'error': 'unreadable', 'detail': 'not a text document'}
     try:
-        document.storeToURL(uno.systemPathToFileUrl(task['output']), (prop('FilterName', task['outFilter']),))
+        store = [prop('FilterName', task['outFilter'])]
+        if task.get('outFilterData'):
+            # FilterData is a sequence of properties: it must reach UNO typed as such (uno.Any + invoke).
+            data = tuple(prop(name, value) for name, value in task['outFilterData'].items())
+            store.append(prop('FilterData', uno.Any('[]com.sun.star.beans.PropertyValue', data)))
+            uno.invoke(document, 'storeToURL', (uno.systemPathToFileUrl(task['output']), tuple(store)))
+        else:
+            document.storeToURL(uno.systemPathToFileUrl(task['output']), tuple(store))
         return {'ok': True}
     except Exception as error:
         return {'ok': False, 'error': 'failed', 'detail': str(error)[:300]}

@@ -10,7 +10,7 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { isSheafError, formatErrorMessage } from '@sheaf/shared';
-import type { MergeInput, RowIssue } from '@sheaf/engine';
+import type { MergeInput, OutputDocument, RowIssue } from '@sheaf/engine';
 import type { AppContext } from '../../context.ts';
 import type { JobContext } from '../../jobs/types.ts';
 import { isShutdown } from '../../jobs/runner.ts';
@@ -31,6 +31,7 @@ import { AfterCommit } from '../../events/bus.ts';
 import { followUpOf, frozenFollowUp, type DocumentOutput } from './hooks.ts';
 import './events.ts';
 import { madeInRanges } from './range-kind.ts';
+import { prepareWordMergeOf, wordDocuments, writeWordCombined } from './word-output.ts';
 import { queueRanges } from './range-queue.ts';
 
 export interface MergeJobPayload {
@@ -126,6 +127,18 @@ async function removeScratch(tmpFile: string, indexFile: string): Promise<void> 
   await Promise.all([tmpFile, partialOf(tmpFile), journalOf(tmpFile), indexFile].map((file) => rm(file, { force: true })));
 }
 
+/** How one merge's documents are made: by the PDF engine, or from a Word template (word-output.ts). */
+interface DocumentSource {
+  readonly isCombined: boolean;
+  readonly rowCount: number;
+  readonly documentCount: number;
+  readonly issues: RowIssue[];
+  readonly fileName: string;
+  writeCombined(): Promise<void>;
+  /** The separate documents from `start` (a resumed merge), and the row issues once they are made. */
+  documentsFrom(start: number): { documents: Iterable<OutputDocument> | AsyncIterable<OutputDocument>; issues: () => RowIssue[] };
+}
+
 interface MadeFile {
   fileName: string;
   /** Documents made (rows, for combined output): what the owner is charged. */
@@ -157,23 +170,49 @@ export async function loadMergeInput(ctx: AppContext, row: MergeRow) {
     images: loaded.images,
     fallbackFonts: fallback,
   };
-  const fileName = (isCombined: boolean) => resultFileName(row.request.customName || loaded.template.customName || loaded.template.name, isCombined);
-  return { input, sheet, options, fileName };
+  const fileName = (isCombined: boolean, extension: '.pdf' | '.docx') =>
+    resultFileName(row.request.customName || loaded.template.customName || loaded.template.name, isCombined, extension);
+  return { input, sheet, options, fileName, templateType: loaded.template.templateType };
 }
 
 async function makeFile(ctx: AppContext, row: MergeRow, tmpFile: string, indexFile: string, job: JobContext): Promise<MadeFile> {
   const { signal } = job;
   const { prepareMerge } = await import('@sheaf/engine');
   const { mergeDocumentsInParallel } = await import('@sheaf/engine/node');
-  const { input, sheet, options, fileName: fileNameOf } = await loadMergeInput(ctx, row);
-  const merge = await prepareMerge(input);
+  const { input, sheet, options, fileName: fileNameOf, templateType } = await loadMergeInput(ctx, row);
+  // What differs between a PDF template and a Word template: how the documents are made.
+  let source: DocumentSource;
+  if (templateType === 'sfdt') {
+    const merge = await prepareWordMergeOf(ctx, row, input.template, sheet, input.placeholders);
+    source = {
+      ...merge,
+      fileName: fileNameOf(merge.isCombined, merge.output === 'docx' ? '.docx' : '.pdf'),
+      writeCombined: () => writeWordCombined(ctx, merge, tmpFile),
+      documentsFrom: (start) => ({ documents: wordDocuments(ctx, merge, start), issues: () => merge.issues }),
+    };
+  } else {
+    const merge = await prepareMerge(input);
+    source = {
+      ...merge,
+      fileName: fileNameOf(merge.isCombined, '.pdf'),
+      writeCombined: async () => void (await writeCombined(tmpFile, untilAborted(merge.combined(), signal))),
+      documentsFrom: (start) => {
+        const parallel = options.passwordProtection && merge.documentCount - start >= PARALLEL_MIN_DOCUMENTS && availableParallelism() > 1
+          ? mergeDocumentsInParallel(input, { start })
+          : undefined;
+        const documents = parallel?.documents ?? (start > 0 ? merge.documents({ index: 0, count: 1, batchSize: merge.documentCount, start }) : merge.documents());
+        return { documents, issues: () => (parallel ? parallel.issues : merge.issues) };
+      },
+    };
+  }
   signal.throwIfAborted();
-  const fileName = fileNameOf(merge.isCombined);
+  const merge = source;
+  const fileName = merge.fileName;
   const total = merge.isCombined ? merge.rowCount : merge.documentCount;
 
   if (merge.isCombined) {
     await updateProgress(ctx.db, row.owner_id, row.id, 0, total);
-    await writeCombined(tmpFile, untilAborted(merge.combined(), signal));
+    await merge.writeCombined();
     const skippedRows = new Set(merge.issues.map((issue) => issue.rowNumber)).size;
     return { fileName, documents: merge.rowCount - skippedRows, issues: merge.issues };
   }
@@ -185,10 +224,7 @@ async function makeFile(ctx: AppContext, row: MergeRow, tmpFile: string, indexFi
   await updateProgress(ctx.db, row.owner_id, row.id, resume.entries.length, total);
   if (start > 0) ctx.log.info({ mergeId: row.id, documents: resume.entries.length, from: start, attempt: job.attempt }, 'merge resumed');
   const progress = throttled(PROGRESS_INTERVAL_MS, (done) => updateProgress(ctx.db, row.owner_id, row.id, done));
-  const parallel = options.passwordProtection && merge.documentCount - start >= PARALLEL_MIN_DOCUMENTS && availableParallelism() > 1
-    ? mergeDocumentsInParallel(input, { start })
-    : undefined;
-  const documents = parallel?.documents ?? (start > 0 ? merge.documents({ index: 0, count: 1, batchSize: merge.documentCount, start }) : merge.documents());
+  const { documents, issues } = merge.documentsFrom(start);
   const output = frozenFollowUp(row) ? followUpOf(ctx)?.documentOutput(row, sheet, indexFile) : undefined;
   try {
     const { documents: written } = await writeResumableZip(tmpFile, untilAborted(documents, signal), {
@@ -202,7 +238,7 @@ async function makeFile(ctx: AppContext, row: MergeRow, tmpFile: string, indexFi
     await progress.flush();
     await output?.close();
     ctx.log.info({ mergeId: row.id, documents: written, made: written - resume.entries.length }, 'merge documents written');
-    return { fileName, documents: written, issues: parallel ? parallel.issues : merge.issues, output };
+    return { fileName, documents: written, issues: issues(), output };
   } catch (error) {
     output?.abort();
     throw error;

@@ -32,10 +32,15 @@ export function selectedRows(sheet: SheetData, selection: RowSelection): number[
   return picked;
 }
 
+/** The heading a "multiple" placeholder groups rows by, if the template has one. */
+export function documentGroupColumn(placeholders: readonly Placeholder[]): string | undefined {
+  return placeholders.find((placeholder) => placeholder.type === 'multiple')?.column;
+}
+
 /** Rows sharing the "multiple" column's value make one document; without one, each row is one. */
 export function documentGroups(sheet: SheetData, rows: number[], placeholders: readonly Placeholder[]): number[][] {
-  const multiple = placeholders.find((placeholder) => placeholder.type === 'multiple');
-  const column = multiple ? columnIndex(sheet.headers, multiple.column) : undefined;
+  const multiple = documentGroupColumn(placeholders);
+  const column = multiple === undefined ? undefined : columnIndex(sheet.headers, multiple);
   if (column === undefined) return rows.map((row) => [row]);
   const groups = new Map<string, number[]>();
   for (const row of rows) {

@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream';
 import type { SheetData } from '@sheaf/engine';
 import type { AppContext } from '../../context.ts';
 import { loadSheet } from '../spreadsheets/index.ts';
-import { listSummaries, lockTemplateRow, requireTemplate } from '../templates/index.ts';
+import { listSummaries, lockTemplateRow, requireTemplate, wordFieldsOf, type TemplateRow } from '../templates/index.ts';
 import { followUpOf } from './hooks.ts';
 import './events.ts';
 import { currentPeriod, getCredits } from '../users/index.ts';
@@ -40,11 +40,14 @@ export async function startMerge(ctx: AppContext, principal: Principal, template
   if (existing) return toMergeDto(ctx, existing);
   const template = await requireTemplate(ctx, ownerId, templateId); // template/not-found
   if (await repo.findActiveMerge(ctx.db, ownerId, templateId)) throw new SheafError('merge/in-progress');
-  if (template.placeholders.length === 0) throw new SheafError('merge/no-placeholders');
+  const word = template.template_type === 'sfdt';
+  // A Word template's fields are in its document (checked below); a PDF's are its placeholders.
+  if (!word && template.placeholders.length === 0) throw new SheafError('merge/no-placeholders');
   await requireFreeSpace(ctx.config); // generic/storage-full below MIN_FREE_MB: the database keeps its room
 
   const sheet = await loadSheet(ctx, ownerId, templateId); // sheet/missing without one
-  checkColumns(template.placeholders, sheet);
+  if (word) await checkWordFields(ctx, template, sheet);
+  else checkColumns(template.placeholders, sheet);
   const options = checkedOutputOptions(request, sheet.headers);
 
   let selection = rowSelectionOf(request.rowsData);
@@ -100,6 +103,13 @@ async function existingMerge(ctx: AppContext, ownerId: string, templateId: strin
   if (row && row.template_id === templateId) return row;
   if (row || (await repo.mergeIdTaken(ctx.db, mergeId))) throw new SheafError('merge/not-found');
   return undefined;
+}
+
+/** Every field of a Word template names a heading: merge/word-field-unknown before anything starts. */
+async function checkWordFields(ctx: AppContext, template: TemplateRow, sheet: SheetData): Promise<void> {
+  const { unknownDocxFields } = await import('@sheaf/engine'); // the engine loads with the first merge, not at start
+  const [unknown] = unknownDocxFields(await wordFieldsOf(ctx, template), sheet.headers);
+  if (unknown) throw new SheafError('merge/word-field-unknown', { column: unknown.column });
 }
 
 /** Every placeholder needs its column; none at all matching is its own message (the wizard's dialog). */

@@ -27,7 +27,7 @@ async function copyInto(ctx: AppContext, ownerId: string, id: string, targetOwne
   const hasThumbnail = thumbnail !== undefined;
   try {
     // Files first (under the same file ids in the copy's folder): a row must never point at files that are not there yet.
-    await ctx.blobs.copy(blobLayout.template.pdf(id, source.file_id), blobLayout.template.pdf(copyId, source.file_id));
+    await ctx.blobs.copy(blobLayout.template.file(id, source.file_id, source.template_type), blobLayout.template.file(copyId, source.file_id, source.template_type));
     for (const image of images) {
       await ctx.blobs.copy(blobLayout.template.image(id, image.name, image.file_id), blobLayout.template.image(copyId, image.name, image.file_id));
     }
@@ -44,6 +44,7 @@ async function copyInto(ctx: AppContext, ownerId: string, id: string, targetOwne
       await insertTemplateRow(tx, {
         id: copyId,
         ownerId: targetOwnerId,
+        templateType: source.template_type,
         name: source.name,
         customName: options.customName,
         checksum: source.checksum,
@@ -74,7 +75,8 @@ async function copyInto(ctx: AppContext, ownerId: string, id: string, targetOwne
     await ctx.blobs.deletePrefix(blobLayout.template.folder(copyId)).catch(() => undefined);
     throw error;
   }
-  if (!hasThumbnail && !source.is_encrypted) {
+  // A Word template's thumbnail is made at upload from its printed PDF; it is copied above when it is there.
+  if (!hasThumbnail && !source.is_encrypted && source.template_type === 'pdf') {
     scheduleThumbnail(ctx, targetOwnerId, copyId, source.checksum, await readTemplatePdf(ctx, { id: copyId, owner_id: targetOwnerId, file_id: source.file_id }));
   }
   return copyId;

@@ -9,6 +9,7 @@ export {
 export { listSummaries, toDetail, emailSettingsOf } from './present.ts';
 export { copyTemplate, shareTemplate } from './copy.ts';
 export { loadTemplateForMerge, type TemplateForMerge } from './load.ts';
+export { wordFieldsOf } from './word-files.ts';
 export { fallbackFonts } from './engine-fonts.ts';
 export { previewTemplate, MAX_PREVIEW_ROWS, type PreviewRequest } from './preview.ts';
 export { uploadSpreadsheet, getSpreadsheet, copySpreadsheet, deleteSpreadsheet } from './spreadsheet.ts';

@@ -9,6 +9,8 @@ export interface TemplateForMerge {
   template: {
     id: string;
     name: string;
+    /** 'sfdt': `bytes` is a Word template's DOCX. */
+    templateType: 'pdf' | 'sfdt';
     customName: string | null;
     placeholders: Placeholder[];
     /** Passwords decrypted: the merge runs for the owner. */
@@ -28,6 +30,7 @@ export async function loadTemplateForMerge(ctx: AppContext, ownerId: string, tem
     template: {
       id: row.id,
       name: row.name,
+      templateType: row.template_type,
       customName: row.custom_name,
       placeholders: row.placeholders,
       output: readOutput(ctx.config.encryptionKey, row.output),

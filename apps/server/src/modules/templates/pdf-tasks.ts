@@ -7,12 +7,12 @@
 import { SheafError } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
 import { ChildPool } from '../../workers/child-pool.ts';
-import type { CheckResult, PdfTask, PreviewResult, PreviewTask, ThumbnailResult, UnlockResult } from './pdf-worker.ts';
+import type { CheckResult, DocxCheckResult, PdfTask, PreviewResult, PreviewTask, ThumbnailResult, UnlockResult } from './pdf-worker.ts';
 import { markThumbnail } from './repository.ts';
 import { blobLayout } from '../../adapters/blobs/layout.ts';
 
 const THUMBNAIL_WIDTH = 300;
-const pdfWorkers = new ChildPool<PdfTask, CheckResult | ThumbnailResult | UnlockResult | PreviewResult>(new URL('./pdf-worker.ts', import.meta.url), {
+const pdfWorkers = new ChildPool<PdfTask, CheckResult | ThumbnailResult | UnlockResult | PreviewResult | DocxCheckResult>(new URL('./pdf-worker.ts', import.meta.url), {
   timeoutMs: 30_000,
   maxMemoryMb: 1024,
   timeoutError: () => new SheafError('template/timeout'),
@@ -43,6 +43,11 @@ export async function checkPdf(bytes: Uint8Array): Promise<CheckedPdf> {
   if (result.kind !== 'plain') return result;
   const { kind: _kind, ...facts } = result;
   return { kind: 'plain', facts };
+}
+
+/** A Word template's fields; throws the engine's template/word-* error for a DOCX it cannot read. */
+export async function checkDocx(bytes: Uint8Array): Promise<DocxCheckResult> {
+  return (await pdfWorkers.run({ kind: 'docx-check', bytes })) as DocxCheckResult;
 }
 
 /** The preview's combined PDF, made by the engine in a child process. */

@@ -1,12 +1,12 @@
 /**
  * Child-process side of every task that reads an uploaded template (workers/child-pool.ts caps the
- * process's whole memory and time): the check of an upload, rendering the first page to a PNG (pdf.js
+ * process's whole memory and time): the check of an upload (a PDF, or a Word template's DOCX), rendering the first page to a PNG (pdf.js
  * on @napi-rs/canvas), unlocking an encrypted template, and the editor's preview.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { checkTemplateBytes, decryptPdf, inspectEncryption, loadTemplate, prepareMerge, type CellValue, type SheetData } from '@sheaf/engine';
+import { checkTemplateBytes, decryptPdf, inspectEncryption, listDocxFields, loadTemplate, prepareMerge, type CellValue, type DocxField, type SheetData } from '@sheaf/engine';
 import { useNativeCrypto } from '@sheaf/engine/node';
 import { serveChildTasks } from '../../workers/child-pool.ts';
 import { fallbackFonts } from './engine-fonts.ts';
@@ -18,6 +18,7 @@ export type PdfTask =
   | { kind: 'check'; bytes: Uint8Array }
   | { kind: 'thumbnail'; bytes: Uint8Array; width: number }
   | { kind: 'unlock'; bytes: Uint8Array; password: string; width: number }
+  | { kind: 'docx-check'; bytes: Uint8Array }
   | PreviewTask;
 
 type MergeInput = Parameters<typeof prepareMerge>[0];
@@ -42,6 +43,11 @@ export type CheckResult =
 
 export interface PreviewResult {
   pdf: Uint8Array;
+}
+
+/** A Word template's fields, read as a merge reads them (a damaged or hostile DOCX is refused here). */
+export interface DocxCheckResult {
+  fields: DocxField[];
 }
 
 export interface ThumbnailResult {
@@ -122,8 +128,9 @@ async function preview(task: PreviewTask): Promise<PreviewResult> {
   return { pdf: Buffer.concat([...merge.combined()]) };
 }
 
-async function run(task: PdfTask): Promise<CheckResult | ThumbnailResult | UnlockResult | PreviewResult> {
+async function run(task: PdfTask): Promise<CheckResult | ThumbnailResult | UnlockResult | PreviewResult | DocxCheckResult> {
   if (task.kind === 'check') return check(task.bytes);
+  if (task.kind === 'docx-check') return { fields: listDocxFields(task.bytes) };
   if (task.kind === 'preview') return preview(task);
   if (task.kind === 'thumbnail') return { png: await tryRender(task.bytes, task.width) };
   const plain = decryptPdf(task.bytes, task.password);

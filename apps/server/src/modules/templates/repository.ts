@@ -45,6 +45,8 @@ export interface TemplateListRow extends Omit<TemplateRow, 'placeholders' | 'out
 export interface NewTemplate {
   id: string;
   ownerId: string;
+  /** 'sfdt': a Word template (its file is a DOCX); default 'pdf'. */
+  templateType?: 'pdf' | 'sfdt';
   name: string;
   customName: string | null;
   checksum: string;
@@ -90,11 +92,11 @@ export async function findTemplateRow(db: Queryable, ownerId: string, id: string
 export async function insertTemplateRow(db: Queryable, template: NewTemplate): Promise<void> {
   await db.query(
     `INSERT INTO templates (id, owner_id, name, custom_name, checksum, file_size, num_pages, pages, is_encrypted,
-                            placeholders, headers_row_no, output, file_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10::jsonb, $11, $12::jsonb, $13)`,
+                            placeholders, headers_row_no, output, file_id, template_type)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10::jsonb, $11, $12::jsonb, $13, $14)`,
     [template.id, template.ownerId, template.name, template.customName, template.checksum, template.fileSize,
       template.numPages, json(template.pages), template.isEncrypted, json(template.placeholders), template.headersRowNo,
-      json(template.output), template.fileId],
+      json(template.output), template.fileId, template.templateType ?? 'pdf'],
   );
 }
 

@@ -9,17 +9,18 @@ import { exportTemplate, importTemplate } from './portable.ts';
 import { toDetail } from './present.ts';
 import { previewTemplate } from './preview.ts';
 import {
-  createTemplate, decrypt, deleteTemplate, getDetail, replaceFile, savePlaceholders, saveSplitButtonSelection, templateFile, templateThumbnail,
+  createTemplate, decrypt, deleteTemplate, getDetail, replaceFile, replaceWordFile, savePlaceholders, saveSplitButtonSelection, templateFile, templateThumbnail,
   updateTemplate,
 } from './service.ts';
 
 const ok = { ok: true as const };
+const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 const etag = (value: string) => `"${value}"`;
 
 export function registerTemplateRoutes(app: FastifyInstance, ctx: AppContext): void {
   handle(app, routes.uploadTemplate, async ({ principal, query, file }) => {
     const upload = await file(MAX_UPLOAD_BYTES);
-    const row = await createTemplate(ctx, principal, { bytes: upload.bytes, name: query.name ?? upload.fileName });
+    const row = await createTemplate(ctx, principal, { bytes: upload.bytes, name: query.name ?? upload.fileName, fileName: upload.fileName });
     return toDetail(ctx, row);
   });
 
@@ -32,7 +33,15 @@ export function registerTemplateRoutes(app: FastifyInstance, ctx: AppContext): v
 
   handle(app, routes.downloadTemplate, async ({ principal, params }) => {
     const { row, bytes } = await templateFile(ctx, principal, params.id);
-    return binary({ body: bytes, contentType: 'application/pdf', fileName: row.name, etag: etag(row.checksum), size: bytes.length, cacheControl: 'private, no-cache' });
+    // A Word template is kept as DOCX whatever it was uploaded as (docs/word-templates.md#uploading).
+    const word = row.template_type === 'sfdt';
+    const fileName = word ? `${row.name.replace(/\.[a-z]+$/i, '')}.docx` : row.name;
+    return binary({ body: bytes, contentType: word ? DOCX_TYPE : 'application/pdf', fileName, etag: etag(row.checksum), size: bytes.length, cacheControl: 'private, no-cache' });
+  });
+
+  handle(app, routes.updateSfdt, async ({ principal, params, file }) => {
+    const upload = await file(MAX_UPLOAD_BYTES);
+    return replaceWordFile(ctx, principal, params.id, upload.bytes);
   });
 
   handle(app, routes.replaceTemplateFile, async ({ principal, params, file }) => {

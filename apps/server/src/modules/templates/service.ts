@@ -17,6 +17,7 @@ import {
   type FileFacts, type PageSize, type TemplateRow,
 } from './repository.ts';
 import { readTemplatePdf, thumbnailKey } from './template-files.ts';
+import { prepareWord, wordTypeOf } from './word-files.ts';
 import { accountFor, type Principal } from '../../access/index.ts';
 
 /** Readers accept up to 1 KB of junk before the header; so does the engine. */
@@ -73,30 +74,38 @@ export async function preparePdf(bytes: Uint8Array): Promise<PreparedPdf> {
 export interface NewTemplateInput {
   bytes: Uint8Array;
   name: string;
+  /** The uploaded file's own name, whose extension tells a word-processor file (default `name`). */
+  fileName?: string;
   customName?: string | null;
   placeholders?: Placeholder[];
   headersRowNo?: number;
   output?: TemplateOutputSettings;
 }
 
-/** Stores a PDF as a new template of `ownerId` (upload and import). */
+/** Stores a PDF, or a word-processor document (as DOCX), as a new template of `ownerId` (upload and import). */
 export async function createTemplate(ctx: AppContext, principal: Principal, input: NewTemplateInput): Promise<TemplateRow> {
   const ownerId = accountFor(principal, 'templates:write');
-  const pdf = await preparePdf(input.bytes);
+  const wordType = wordTypeOf(input.fileName ?? input.name);
+  const word = wordType ? await prepareWord(ctx, input.bytes, wordType) : undefined;
+  // A Word template's file is its DOCX; its printed PDF gives the pages and the thumbnail.
+  const pdf: PreparedPdf = word ? { bytes: word.pdf, isEncrypted: false, pages: word.pages, thumbnail: null } : await preparePdf(input.bytes);
+  const stored = word ? word.docx : pdf.bytes;
+  const templateType = word ? 'sfdt' : 'pdf';
   const id = newId();
   const fileId = newId();
-  const checksum = sha256Hex(pdf.bytes);
+  const checksum = sha256Hex(stored);
   try {
-    await ctx.blobs.put(blobLayout.template.pdf(id, fileId), pdf.bytes);
+    await ctx.blobs.put(blobLayout.template.file(id, fileId, templateType), stored);
     await insertTemplateRow(ctx.db, {
       id,
       ownerId,
+      templateType,
       fileId,
       // Names from an upload are normalised at the edge already; an import's come from its JSON.
       name: normalizeFileName(input.name, 'template.pdf'),
       customName: input.customName == null ? null : normalizeDisplayName(input.customName, 255) || null,
       checksum,
-      fileSize: pdf.bytes.length,
+      fileSize: stored.length,
       numPages: pdf.pages.length,
       pages: pdf.pages,
       isEncrypted: pdf.isEncrypted,
@@ -137,7 +146,8 @@ async function switchFile(ctx: AppContext, ownerId: string, id: string, bytes: U
 /** A new PDF for the template. Placeholders stay, even those on pages the new file no longer has. */
 export async function replaceFile(ctx: AppContext, principal: Principal, id: string, bytes: Uint8Array, name: string): Promise<TemplateDetail> {
   const ownerId = accountFor(principal, 'templates:write');
-  await requireTemplate(ctx, ownerId, id);
+  const row = await requireTemplate(ctx, ownerId, id);
+  if (row.template_type === 'sfdt') return replaceWordFile(ctx, principal, id, bytes, name);
   const pdf = await preparePdf(bytes);
   const checksum = sha256Hex(pdf.bytes);
   await switchFile(ctx, ownerId, id, pdf.bytes, {
@@ -215,4 +225,28 @@ export async function deleteTemplate(ctx: AppContext, principal: Principal, id: 
   await deleteTemplateRow(ctx.db, ownerId, id);
   await ctx.blobs.deletePrefix(blobLayout.template.folder(id));
   for (const work of afterDelete) await work();
+}
+
+/**
+ * A Word template's new document (PATCH updateSfdt: the document saved in the editor; PUT file: a new
+ * upload of any word-processor type, named `name`). The same checks as an upload; fields stay.
+ */
+export async function replaceWordFile(ctx: AppContext, principal: Principal, id: string, bytes: Uint8Array, name?: string): Promise<TemplateDetail> {
+  const ownerId = accountFor(principal, 'templates:write');
+  const row = await requireTemplate(ctx, ownerId, id);
+  if (row.template_type !== 'sfdt') throw new SheafError('template/wrong-type');
+  const type = name === undefined ? 'docx' : wordTypeOf(name);
+  if (!type) throw new SheafError('template/wrong-type');
+  const word = await prepareWord(ctx, bytes, type);
+  const checksum = sha256Hex(word.docx);
+  const fileId = newId();
+  await writeAndSwitch(ctx.blobs, blobLayout.template.file(id, fileId, 'sfdt'), word.docx, async () => {
+    const facts = { checksum, fileId, fileSize: word.docx.length, numPages: word.pages.length, pages: word.pages, isEncrypted: false, ...(name ? { name } : {}) };
+    const switched = await ctx.db.transaction((tx) => updateTemplateFile(tx, ownerId, id, facts));
+    if (!switched) throw new SheafError('template/not-found');
+    const replaced = [blobLayout.template.file(id, switched.previous, 'sfdt'), blobLayout.template.thumbnail(id, switched.previousChecksum)];
+    return { result: undefined, replaced };
+  }, async () => (await findTemplateFileId(ctx.db, ownerId, id)) === fileId);
+  scheduleThumbnail(ctx, ownerId, id, checksum, word.pdf);
+  return getDetail(ctx, principal, id);
 }

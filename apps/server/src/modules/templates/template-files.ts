@@ -22,9 +22,10 @@ async function readCurrent(ctx: AppContext, fileId: string | null, keyOf: (fileI
   }
 }
 
-/** The template's PDF as its row describes it. */
-export function readTemplatePdf(ctx: AppContext, row: Pick<TemplateRow, 'id' | 'owner_id' | 'file_id'>): Promise<Uint8Array> {
-  return readCurrent(ctx, row.file_id, (fileId) => blobLayout.template.pdf(row.id, fileId), () => findTemplateFileId(ctx.db, row.owner_id, row.id));
+/** The template's file as its row describes it: the PDF, or a Word template's DOCX. */
+export function readTemplatePdf(ctx: AppContext, row: Pick<TemplateRow, 'id' | 'owner_id' | 'file_id'> & { template_type?: TemplateRow['template_type'] }): Promise<Uint8Array> {
+  const type = row.template_type ?? 'pdf';
+  return readCurrent(ctx, row.file_id, (fileId) => blobLayout.template.file(row.id, fileId, type), () => findTemplateFileId(ctx.db, row.owner_id, row.id));
 }
 
 /** Every image of the template by name (for merges, previews and exports). */

@@ -1,0 +1,129 @@
+/**
+ * A merge of a Word template (docs/word-templates.md#merging): the rows chosen and grouped as for a
+ * PDF template, named by the same file-name rule, filled from one compiled template. DOCX output is
+ * made here, one document at a time. PDF output needs a converter (LibreOffice, outside the engine):
+ * the documents come in batches, each batch one DOCX whose documents start on a page of their own
+ * at a bookmark, converted once and cut at the bookmarks (`openBatchPdf`, pdf/split.ts).
+ */
+import { SheafError, columnIndex, columnTags, fillColumnTags, type PasswordProtection, type RowSelection } from '@sheaf/shared';
+import { createFileNamer } from '../merge/fileNames.ts';
+import { groupRows, selectRows } from '../merge/selection.ts';
+import type { OutputDocument } from '../merge/index.ts';
+import type { RowIssue } from '../merge/types.ts';
+import type { SheetData } from '../sheet/types.ts';
+import { prepareDocx } from './prepare.ts';
+
+export interface WordMergeInput {
+  /** The template as DOCX (other source types are converted at upload). */
+  template: Uint8Array;
+  sheet: SheetData;
+  rows?: RowSelection;
+  /** A heading: rows sharing its value make one document ("multiple", {{#each}} table rows). */
+  groupBy?: string;
+  /** File names of separate documents, with column tags; the extension is added. */
+  fileNamePattern?: string;
+  output: 'docx' | 'pdf';
+  isCombinedOutput: boolean;
+  /** PDF output only: DOCX files are not protected by Sheaf. */
+  passwordProtection?: PasswordProtection;
+  /** BCP 47 locale of MERGEFIELD date and number switches. */
+  locale?: string;
+}
+
+/** One document of a batch: where it goes in the merge and what it is called. */
+export interface WordBatchDocument {
+  index: number;
+  fileName: string;
+  rowNumbers: number[];
+}
+
+export interface WordBatch {
+  /** One DOCX holding every document of the batch, each from a bookmark on a new page. */
+  docx: Uint8Array;
+  documents: WordBatchDocument[];
+}
+
+export interface PreparedWordMerge {
+  readonly documentCount: number;
+  readonly rowCount: number;
+  readonly isCombined: boolean;
+  readonly output: 'docx' | 'pdf';
+  /** Per-row problems (none yet for Word templates: a field naming no heading stops the merge). */
+  readonly issues: RowIssue[];
+  /** DOCX output: the separate documents, made lazily, from `start` (a resumed merge). */
+  documents(start?: number): Generator<OutputDocument>;
+  /** The combined document as DOCX (every document one after another, each from a new page). */
+  combinedDocx(): Uint8Array;
+  /** PDF output: the separate documents in batches of `size` documents, from `start`. */
+  batches(size: number, start?: number): Generator<WordBatch>;
+  /** The passwords of document `index` (PDF output), or undefined. */
+  passwords(index: number): { userPassword: string; ownerPassword: string } | undefined;
+}
+
+export function prepareWordMerge(input: WordMergeInput): PreparedWordMerge {
+  const { sheet } = input;
+  const prepared = prepareDocx(input.template, sheet.headers, { locale: input.locale, compress: input.output === 'docx' });
+  const rows = selectRows(sheet, input.rows);
+  let groupColumn: number | undefined;
+  if (input.groupBy) {
+    groupColumn = columnIndex(sheet.headers, input.groupBy);
+    if (groupColumn === undefined) throw new SheafError('merge/word-field-unknown', { column: input.groupBy });
+  }
+  const groups = groupRows(sheet, rows, groupColumn);
+  const extension = input.output === 'docx' ? '.docx' : '.pdf';
+  const pattern = input.isCombinedOutput ? undefined : input.fileNamePattern;
+  createFileNamer(pattern, sheet.headers, extension); // refuses unknown tags now, not mid-merge
+  const cell = (row: number) => (column: string) => {
+    const index = columnIndex(sheet.headers, column);
+    return index === undefined ? '' : sheet.text(row, index);
+  };
+  let names: string[] | undefined;
+  const allNames = () => {
+    if (names) return names;
+    const namer = createFileNamer(pattern, sheet.headers, extension);
+    return (names = groups.map((group) => namer(cell(group[0]!), sheet.rowNumber(group[0]!))));
+  };
+  const describe = (index: number): WordBatchDocument => ({
+    index,
+    fileName: allNames()[index]!,
+    rowNumbers: groups[index]!.map((row) => sheet.rowNumber(row)),
+  });
+  const passwords = passwordsOf(input, sheet, cell);
+
+  return {
+    documentCount: groups.length,
+    rowCount: rows.length,
+    isCombined: input.isCombinedOutput,
+    output: input.output,
+    issues: [],
+    *documents(start = 0) {
+      for (let index = start; index < groups.length; index++) {
+        const bytes = prepared.fill(sheet, groups[index]!);
+        yield { ...describe(index), chunks: [bytes], byteLength: bytes.length, sharedPrefixChunks: 0 };
+      }
+    },
+    combinedDocx: () => prepared.fillBatch(sheet, groups),
+    *batches(size, start = 0) {
+      for (let first = start; first < groups.length; first += size) {
+        const last = Math.min(groups.length, first + size);
+        const documents: WordBatchDocument[] = [];
+        for (let index = first; index < last; index++) documents.push(describe(index));
+        yield { docx: prepared.fillBatch(sheet, groups.slice(first, last)), documents };
+      }
+    },
+    passwords: (index) => passwords?.(groups[index]![0]!),
+  };
+}
+
+/** Per-document passwords (column tags filled from the document's first row); both empty: none. */
+function passwordsOf(input: WordMergeInput, sheet: SheetData, cell: (row: number) => (column: string) => string) {
+  const protection = input.passwordProtection;
+  if (input.output !== 'pdf' || !protection || (protection.readPassword === '' && protection.modifyPassword === '')) return undefined;
+  for (const column of columnTags(`${protection.readPassword} ${protection.modifyPassword}`)) {
+    if (columnIndex(sheet.headers, column) === undefined) throw new SheafError('merge/password-tag-unknown', { column });
+  }
+  return (row: number) => ({
+    userPassword: fillColumnTags(protection.readPassword, cell(row)),
+    ownerPassword: fillColumnTags(protection.modifyPassword, cell(row)),
+  });
+}
