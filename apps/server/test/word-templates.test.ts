@@ -98,8 +98,12 @@ describe.skipIf(!hasOffice)('Word templates', () => {
     expect(printed).toContain('Dear Grace Hopper');
   }, 180_000);
 
-  it('makes one PDF per row by default, each a sound PDF holding only its own row', async () => {
-    const { bytes } = await merged({});
+  it('makes one PDF per row by default, each a sound PDF holding only its own row (by one job, even past the range size)', async () => {
+    const config = server.ctx.config;
+    server.ctx.config = Object.freeze({ ...config, MERGE_RANGE_ROWS: 1 }); // a PDF template's merge would be made in ranges
+    const { bytes } = await merged({}).finally(() => {
+      server.ctx.config = config;
+    });
     const pdfs = pdfsInZip(bytes);
     expect(pdfs.map((pdf) => pdf.name).sort()).toEqual(['document-2.pdf', 'document-3.pdf', 'document-4.pdf']);
     const byName = new Map(pdfs.map((pdf) => [pdf.name, pdf.text]));

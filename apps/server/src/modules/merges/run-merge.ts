@@ -19,7 +19,7 @@ import { journalOf, partialOf, readResumePoint, writeResumableZip } from '../../
 import { asStorageError } from '../../merge-output/storage-full.ts';
 import { ownScratch, resumableZipOf } from './scratch-sweep.ts';
 import { throttled, untilAborted } from '../../merge-output/streams.ts';
-import { fallbackFonts, loadTemplateForMerge } from '../templates/index.ts';
+import { fallbackFonts, loadTemplateForMerge, requireTemplate } from '../templates/index.ts';
 import { loadSheet } from '../spreadsheets/index.ts';
 import { loadUserFonts } from '../fonts/index.ts';
 import { chargeDocuments } from '../users/index.ts';
@@ -56,7 +56,8 @@ export async function runMergeJob(ctx: AppContext, payload: MergeJobPayload, job
   }
   await markGenerating(ctx.db, ownerId, mergeId);
   // A large separate-documents merge: its ranges are made by every worker (run-range.ts); this job only queues them.
-  if (madeInRanges(row, ctx.config.MERGE_RANGE_ROWS)) {
+  // Word templates are made by this job alone: their batches go through LibreOffice (word-output.ts).
+  if (madeInRanges(row, ctx.config.MERGE_RANGE_ROWS) && (await requireTemplate(ctx, ownerId, row.template_id)).template_type === 'pdf') {
     await queueRanges(ctx, row);
     return;
   }
