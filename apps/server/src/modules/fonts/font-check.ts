@@ -1,10 +1,24 @@
-/** Tells a TrueType/OpenType font from anything else and reads the family name placeholders use. */
-import { createRequire } from 'node:module';
+/**
+ * Tells a TrueType/OpenType font from anything else and reads the family name placeholders use. The
+ * cheap checks (size, signature, table directory) run here; fontkit's parse runs in a child process
+ * with a deadline and a cap on its whole memory (font-worker.ts), as every other parse of an upload does.
+ */
 import { MAX_FONT_BYTES, SheafError } from '@sheaf/shared';
+import { ChildPool } from '../../workers/child-pool.ts';
+import type { FontParseResult, FontParseTask } from './font-worker.ts';
 
-/** fontkit is loaded with the first font uploaded, not at server start (as the engine does: text/faces/embedded-font.ts). */
-let fontkit: typeof import('@pdf-lib/fontkit') | undefined;
-const loadFontkit = () => (fontkit ??= createRequire(import.meta.url)('@pdf-lib/fontkit') as typeof import('@pdf-lib/fontkit'));
+/** A real font parses in milliseconds; the rest of the deadline is the child's start on a busy machine. */
+const FONT_PARSE_TIMEOUT_MS = 10_000;
+/**
+ * Two children, started with the first upload (fontkit is not loaded before): a font that stalls one
+ * until the deadline leaves the other for everyone else's uploads.
+ */
+const fontParsers = new ChildPool<FontParseTask, FontParseResult>(new URL('./font-worker.ts', import.meta.url), {
+  timeoutMs: FONT_PARSE_TIMEOUT_MS,
+  maxMemoryMb: 512,
+  timeoutError: () => new SheafError('font/timeout'),
+  memoryError: () => new SheafError('font/too-complex'),
+});
 
 /** sfnt versions of single fonts: TrueType (0x00010000 or 'true') and CFF OpenType ('OTTO'). Collections ('ttcf') are not taken. */
 const FONT_SIGNATURES = [[0x00, 0x01, 0x00, 0x00], [0x74, 0x72, 0x75, 0x65], [0x4f, 0x54, 0x54, 0x4f]];
@@ -47,21 +61,12 @@ function tableDirectoryProblem(bytes: Uint8Array): string | null {
   return null;
 }
 
-export function checkFont(fileName: string, bytes: Uint8Array): CheckedFont {
+export async function checkFont(fileName: string, bytes: Uint8Array): Promise<CheckedFont> {
   if (bytes.length > MAX_FONT_BYTES) throw new SheafError('font/too-large', { maxMb: MAX_FONT_BYTES / 1_048_576 });
   const signature = FONT_SIGNATURES.findIndex((magic) => magic.every((byte, index) => bytes[index] === byte));
   if (signature < 0) throw new SheafError('font/wrong-type');
   if (tableDirectoryProblem(bytes)) throw new SheafError('font/corrupt', { name: fileName });
-  let family: string | null;
-  try {
-    const font = loadFontkit().create(bytes);
-    family = font.familyName;
-    // Reading a glyph walks the tables a merge needs; a truncated file fails here, not mid-merge.
-    if (font.numGlyphs < 1) throw new Error('no glyphs');
-    font.layout('Aa');
-  } catch {
-    throw new SheafError('font/corrupt', { name: fileName });
-  }
+  const { family } = await fontParsers.run({ fileName, bytes });
   const name = family?.trim() || fileName.replace(/\.(ttf|otf)$/i, '').trim();
   if (!name) throw new SheafError('font/corrupt', { name: fileName });
   return { name: name.slice(0, 200), extension: signature === 2 ? 'otf' : 'ttf' };

@@ -18,7 +18,7 @@ export async function listFonts(ctx: AppContext, principal: Principal) {
 export async function uploadFont(ctx: AppContext, principal: Principal, file: { fileName: string; bytes: Uint8Array }) {
   const ownerId = accountFor(principal, 'templates:write');
   const fileName = normalizeFileName(file.fileName, 'font');
-  const { name } = checkFont(fileName, file.bytes);
+  const { name } = await checkFont(fileName, file.bytes);
   // File and row as one unit (adapters/blobs/switch.ts): the file under a new key, the row switched to it
   // in a transaction, a replaced font's file removed after the commit (a failed switch keeps the old font).
   const fileId = newId();
