@@ -1,8 +1,8 @@
 /**
  * The BullMQ back end (REDIS_URL) against a redis-server of this file's own and the machine's
  * PostgreSQL: runs, idempotent enqueue, cancel reaching the process that runs the job, a worker killed
- * mid-job recovered by another, the sweep republishing what Redis lost, and a Redis that may evict
- * keys refused at boot.
+ * mid-job recovered by another, a run that lost its lease stopping for another worker to take over,
+ * the sweep republishing what Redis lost, and a Redis that may evict keys refused at boot.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -15,12 +15,13 @@ import { migrate } from '../src/adapters/db/migrate.ts';
 import type { Db } from '../src/adapters/db/types.ts';
 import { redisBackend } from '../src/jobs/backends.ts';
 import type { BullQueueOptions } from '../src/jobs/bullmq-runner.ts';
-import { JobCancelled, isShutdown } from '../src/jobs/signals.ts';
+import { JobCancelled, JobLeaseLost, isShutdown } from '../src/jobs/signals.ts';
 import type { JobBackend } from '../src/jobs/system.ts';
 import type { JobHandler, JobQueue } from '../src/jobs/types.ts';
 import { loadConfig } from '../src/config.ts';
 import { startServer } from '../src/boot.ts';
 import { newId } from '../src/ids.ts';
+import { jobWritesLost } from './db-faults.ts';
 import { createPostgresDatabase } from './harness.ts';
 import { startRedis, type TestRedis } from './redis-server.ts';
 
@@ -59,16 +60,16 @@ describe('BullMQ job back end', () => {
   });
 
   /** A queue on its own Redis connection, as another process would have. */
-  async function queueOf(name: string, options: BullQueueOptions = {}): Promise<JobQueue> {
-    const backend = await redisBackend(redis.url, db, silent, { ...FAST, ...options });
+  async function queueOf(name: string, options: BullQueueOptions = {}, database: Db = db): Promise<JobQueue> {
+    const backend = await redisBackend(redis.url, database, silent, { ...FAST, ...options });
     backends.push(backend);
     const queue = backend.createQueue(name, options.concurrency ?? 2);
     queues.push(queue);
     return queue;
   }
 
-  async function runner(name: string, kind: string, handler: JobHandler<{ n?: number }>, options: BullQueueOptions = {}): Promise<JobQueue> {
-    const queue = await queueOf(name, options);
+  async function runner(name: string, kind: string, handler: JobHandler<{ n?: number }>, options: BullQueueOptions = {}, database: Db = db): Promise<JobQueue> {
+    const queue = await queueOf(name, options, database);
     queue.register(kind, handler);
     await queue.start();
     return queue;
@@ -230,6 +231,31 @@ describe('BullMQ job back end', () => {
     }, { sweepMs: 600_000 });
     await waitForStatus(id, 'done');
     expect(attempts).toEqual([1]);
+  });
+
+  it('a run whose lease renewals fail stops as handed back before the lease runs out, and another worker runs the job', async () => {
+    const kind = `lease-lost-${newId()}`;
+    const cutOff = jobWritesLost(db);
+    const lost: { reason?: unknown; at?: number } = {};
+    const first = await runner('leaselost', kind, async (_payload, context) => {
+      await new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve(), { once: true }));
+      Object.assign(lost, { reason: context.signal.reason, at: Date.now() });
+      context.signal.throwIfAborted();
+    }, {}, cutOff);
+    const id = await first.enqueue(kind, {});
+    await waitForStatus(id, 'running');
+    // This worker's database writes fail from now on; another worker's still succeed.
+    cutOff.failUpdates = true;
+    const taken: Array<{ attempt: number; at: number }> = [];
+    await runner('leaselost', kind, async (_payload, context) => void taken.push({ attempt: context.attempt, at: Date.now() }));
+    await vi.waitFor(() => expect(lost.reason).toBeInstanceOf(JobLeaseLost), { timeout: 15_000, interval: 25 });
+    // The cut-off worker would keep taking deliveries it cannot claim (each retried after a growing
+    // delay); without it, the other worker gets the next one at once.
+    await first.stop();
+    await waitForStatus(id, 'done');
+    expect(lost.at).toBeLessThanOrEqual(taken[0]!.at);
+    expect(taken.map((run) => run.attempt)).toEqual([2]);
+    cutOff.failUpdates = false;
   });
 
   it('the sweep puts back queued jobs that Redis lost', async () => {

@@ -12,13 +12,14 @@ import { newId } from '../ids.ts';
 import { executeJob, type JobLog } from './execute.ts';
 import type { RedisLink } from './redis.ts';
 import { currentRequestId } from './request-scope.ts';
-import { cancelJob, claimById, finishJob, handBackJob, insertJob, jobState, pendingJobs, renewRunningLeases } from './rows.ts';
-import { JobCancelled, JobShutdown } from './signals.ts';
+import { watchLeases } from './lease-watch.ts';
+import { cancelJob, claimById, finishJob, handBackJob, insertJob, jobState, pendingJobs } from './rows.ts';
+import { JobCancelled, JobLeaseLost, JobShutdown } from './signals.ts';
 import type { EnqueueOptions, JobHandler, JobQueue } from './types.ts';
 
 export interface BullQueueOptions {
   concurrency?: number;
-  /** The row's lease, renewed every third of it while the job runs (as in the table runner). */
+  /** The row's lease, renewed every third of it while the job runs; a run whose renewals fail stops before it runs out (as in the table runner). */
   leaseMs?: number;
   backoffMs?: number;
   stopTimeoutMs?: number;
@@ -59,7 +60,7 @@ export function createBullQueue(redis: RedisLink, db: Db, log: JobLog, name: str
   queue.on('error', (error: Error) => log.warn({ err: error, queue: name }, 'job queue: redis error'));
   let pending: Publish[] = [];
   let worker: Worker | undefined;
-  let renewTimer: NodeJS.Timeout | undefined;
+  const leases = watchLeases(db, log, leaseMs, running, { queue: name });
   let sweepTimer: NodeJS.Timeout | undefined;
 
   async function publish(jobs: Publish[]): Promise<void> {
@@ -108,6 +109,7 @@ export function createBullQueue(redis: RedisLink, db: Db, log: JobLog, name: str
 
   async function deliver(job: Job, token?: string): Promise<void> {
     const id = job.id!;
+    const claimSentAt = Date.now();
     const row = await claimById(db, id, leaseMs);
     if (!row) {
       const state = await jobState(db, id);
@@ -135,23 +137,20 @@ export function createBullQueue(redis: RedisLink, db: Db, log: JobLog, name: str
     }
     const controller = new AbortController();
     running.set(id, { controller, attempt: row.attempts });
+    leases.claimed(id, claimSentAt);
     try {
       const outcome = await executeJob(db, log, row, handler, controller.signal, backoffMs);
       if (outcome.end === 'retry') return await later(job, token, Date.now() + outcome.delayMs);
       if (outcome.end === 'aborted' && controller.signal.reason instanceof JobShutdown) {
-        await handBackJob(db, id, row.attempts); // not a failure: the next worker runs it
+        // Not a failure: the next worker runs it. A lost lease has run out anyway (the row is due again),
+        // so a hand-back that cannot reach the database is no loss.
+        const handBack = handBackJob(db, id, row.attempts);
+        await (controller.signal.reason instanceof JobLeaseLost ? handBack.catch(() => undefined) : handBack);
         return await later(job, token, Date.now());
       }
     } finally {
       running.delete(id);
-    }
-  }
-
-  async function renew(): Promise<void> {
-    try {
-      await renewRunningLeases(db, running, leaseMs);
-    } catch (error) {
-      log.error({ err: error, queue: name }, 'job queue: renewing leases failed');
+      leases.ended(id);
     }
   }
 
@@ -195,15 +194,14 @@ export function createBullQueue(redis: RedisLink, db: Db, log: JobLog, name: str
       });
       worker.on('error', (error: Error) => log.warn({ err: error, queue: name }, 'job worker: redis error'));
       worker.on('failed', (job, error) => log.warn({ err: error, jobId: job?.id, queue: name }, 'job delivery failed'));
-      renewTimer = setInterval(() => void renew(), Math.max(10, Math.floor(leaseMs / 3)));
-      renewTimer.unref();
+      leases.start();
       sweepTimer = setInterval(() => void sweep(), sweepMs);
       sweepTimer.unref();
       await sweep();
     },
 
     async stop(): Promise<void> {
-      clearInterval(renewTimer);
+      leases.stop();
       clearInterval(sweepTimer);
       relay();
       if (worker) {

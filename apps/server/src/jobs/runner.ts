@@ -2,23 +2,25 @@
  * The table runner (the embedded default): jobs are rows of the `jobs` table, claimed with a lease. A
  * crash leaves the row 'running' with a lease that runs out, and the next claim (here or in another
  * process) takes it again; a clean stop hands its jobs back at once. Several runners may share one
- * database: the claim is one atomic UPDATE with FOR UPDATE SKIP LOCKED, so a job runs in one place at a time.
+ * database: the claim is one atomic UPDATE with FOR UPDATE SKIP LOCKED, so a job runs in one place at a
+ * time, and a run whose lease renewals fail stops before its lease runs out (lease-watch.ts).
  */
 import type { Db } from '../adapters/db/types.ts';
 import { newId } from '../ids.ts';
 import { executeJob, type JobLog } from './execute.ts';
 import { currentRequestId } from './request-scope.ts';
-import { cancelJob, claimNext, finishJob, handBackJob, insertJob, renewRunningLeases, requeueExpired, type JobRow } from './rows.ts';
-import { JobCancelled, JobShutdown } from './signals.ts';
+import { watchLeases } from './lease-watch.ts';
+import { cancelJob, claimNext, finishJob, handBackJob, insertJob, requeueExpired, type JobRow } from './rows.ts';
+import { JobCancelled, JobLeaseLost, JobShutdown } from './signals.ts';
 import type { EnqueueOptions, JobHandler, JobQueue } from './types.ts';
 
-export { JobCancelled, JobShutdown, isShutdown } from './signals.ts';
+export { JobCancelled, JobLeaseLost, JobShutdown, isShutdown } from './signals.ts';
 export type { JobLog } from './execute.ts';
 
 export interface JobQueueOptions {
   /** Jobs run at the same time by this runner. */
   concurrency?: number;
-  /** How long a claim holds without renewal; renewed every third of it while the job runs. */
+  /** How long a claim holds without renewal; renewed every third of it while the job runs; a run whose renewals fail stops before it runs out. */
   leaseMs?: number;
   /** How often the table is looked at for due work (enqueue and job ends wake the runner at once). */
   pollMs?: number;
@@ -48,7 +50,7 @@ export function createJobQueue(db: Db, log: JobLog, options: JobQueueOptions = {
   let pumping: Promise<void> | undefined;
   let pumpAgain = false;
   let pollTimer: NodeJS.Timeout | undefined;
-  let renewTimer: NodeJS.Timeout | undefined;
+  const leases = watchLeases(db, log, leaseMs, running);
 
   /** Claims due jobs until the runner is full or nothing is due. One pump at a time. */
   function pump(): Promise<void> {
@@ -65,10 +67,16 @@ export function createJobQueue(db: Db, log: JobLog, options: JobQueueOptions = {
       do {
         pumpAgain = false;
         while (started && running.size < concurrency && handlers.size > 0) {
+          const claimSentAt = Date.now();
           const job = await claimNext(db, [...handlers.keys()], leaseMs);
           if (!job) break;
           if (!started) {
             await handBackJob(db, job.id, job.attempts); // stop() began while claiming
+            break;
+          }
+          if (running.has(job.id)) {
+            // Its run here lost its lease and has not ended yet: the two must not overlap; the next poll tries again.
+            await handBackJob(db, job.id, job.attempts);
             break;
           }
           if (job.attempts > job.max_attempts) {
@@ -76,7 +84,7 @@ export function createJobQueue(db: Db, log: JobLog, options: JobQueueOptions = {
             await finishJob(db, job, 'failed', 'interrupted too many times');
             continue;
           }
-          launch(job);
+          launch(job, claimSentAt);
         }
       } while (pumpAgain && started);
     } catch (error) {
@@ -84,26 +92,23 @@ export function createJobQueue(db: Db, log: JobLog, options: JobQueueOptions = {
     }
   }
 
-  function launch(job: JobRow): void {
+  function launch(job: JobRow, claimSentAt: number): void {
     const controller = new AbortController();
     const entry: Running = { controller, attempt: job.attempts, settled: Promise.resolve() };
     running.set(job.id, entry);
+    leases.claimed(job.id, claimSentAt);
+    // Aborted: cancelled (the row says so already), stopping (stop() hands it back) or its lease lost:
+    // handed back if the database answers by now, else left to its expired lease (due again either way).
     entry.settled = executeJob(db, log, job, handlers.get(job.kind)!, controller.signal, backoffMs)
-      .then(() => undefined) // aborted: cancelled (the row says so already) or stopping (stop() hands it back)
+      .then(async () => {
+        if (controller.signal.reason instanceof JobLeaseLost) await handBackJob(db, job.id, job.attempts).catch(() => undefined);
+      })
       .catch((error: unknown) => log.error({ err: error, jobId: job.id }, 'job runner: recording a job outcome failed'))
       .finally(() => {
         running.delete(job.id);
+        leases.ended(job.id);
         if (started) void pump();
       });
-  }
-
-  /** Extends the leases of the jobs running here; a job whose row is no longer 'running' was cancelled elsewhere. */
-  async function renew(): Promise<void> {
-    try {
-      await renewRunningLeases(db, running, leaseMs);
-    } catch (error) {
-      log.error({ err: error }, 'job runner: renewing leases failed');
-    }
   }
 
   return {
@@ -142,8 +147,7 @@ export function createJobQueue(db: Db, log: JobLog, options: JobQueueOptions = {
       started = true;
       pollTimer = setInterval(() => void pump(), pollMs);
       pollTimer.unref();
-      renewTimer = setInterval(() => void renew(), Math.max(10, Math.floor(leaseMs / 3)));
-      renewTimer.unref();
+      leases.start();
       void pump();
     },
 
@@ -151,7 +155,7 @@ export function createJobQueue(db: Db, log: JobLog, options: JobQueueOptions = {
       if (!started) return;
       started = false;
       clearInterval(pollTimer);
-      clearInterval(renewTimer);
+      leases.stop();
       await pumping; // a claim in flight hands its job back itself
       const entries = [...running.entries()];
       for (const [, entry] of entries) entry.controller.abort(new JobShutdown());
