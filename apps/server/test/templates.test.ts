@@ -84,7 +84,7 @@ forEachDatabase((database) => {
       expect(empty.status).toBe(400);
       expect(empty.json).toMatchObject({ code: 'template/empty' });
       const text = await server.inject('POST', '/templates', { token, file: pdfFile(new TextEncoder().encode('hello, not a pdf'), 'notes.pdf') });
-      expect(text.json).toMatchObject({ code: 'template/wrong-type', message: 'Incorrect file type. Please upload a PDF file.' });
+      expect(text.json).toMatchObject({ code: 'template/wrong-type', message: 'Incorrect file type. Please upload a PDF or a word-processor document (.docx, .doc, .odt, .rtf or .txt).' });
       const png = await server.inject('POST', '/templates', { token, file: pdfFile(await fixture('image.png'), 'image.pdf') });
       expect(png.json).toMatchObject({ code: 'template/wrong-type' });
       const broken = await server.inject('POST', '/templates', { token, file: pdfFile(await fixture('corpus/refused-header-only.pdf')) });

@@ -57,7 +57,7 @@ export const ERROR_MESSAGES = {
   'template/empty': 'The template file is empty.',
   'template/corrupt': 'The template is not a readable PDF file ({detail}).',
   'template/too-large': 'The file is too large. The maximum size is {maxMb} MB.',
-  'template/wrong-type': 'Incorrect file type. Please upload a PDF file.',
+  'template/wrong-type': 'Incorrect file type. Please upload a PDF or a word-processor document (.docx, .doc, .odt, .rtf or .txt).',
   // Word-processor templates converted by LibreOffice (docs/word-templates.md#conversion)
   'template/office-unreadable': 'This file cannot be read as a word-processor document (.{type}). It may be damaged or be another kind of file; open it in Word or LibreOffice, save it as .docx and upload it again.',
   'template/office-encrypted': 'This document is password protected. Remove the password in Word or LibreOffice, save it and upload it again.',

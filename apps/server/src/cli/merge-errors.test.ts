@@ -64,7 +64,7 @@ describe.concurrent('sheaf merge bad input', () => {
     });
 
     it('a CSV given as the template', async ({ expect }) => {
-      expectRefused(await attempt('csv-template', { template: PEOPLE_CSV }), 'sheaf: Incorrect file type. Please upload a PDF file.\n', expect);
+      expectRefused(await attempt('csv-template', { template: PEOPLE_CSV }), 'sheaf: Incorrect file type. Please upload a PDF or a word-processor document (.docx, .doc, .odt, .rtf or .txt).\n', expect);
     });
 
     it('a template file that does not exist', async ({ expect }) => {
