@@ -7,7 +7,8 @@
 import { inflateSync } from 'fflate';
 import type { SheetData } from '../sheet/types.ts';
 import { renderMarked, type IdSpans, type RowContext, type Slot } from './batch-ids.ts';
-import { fillSegments, type Segment } from './compile.ts';
+import { fillSegments, type PictureWriter, type Segment } from './compile.ts';
+import type { DocumentPictures } from './images.ts';
 import { packEntry, type PackedEntry } from './pack.ts';
 import { attribute, notDocx, tokenize } from './xml.ts';
 
@@ -23,6 +24,8 @@ export interface FillSettings {
   slots: readonly Slot[];
   spans: IdSpans;
   level: 0 | 2 | 6;
+  /** The batch document's pictures, when the template has picture tags. */
+  pictures?: DocumentPictures;
 }
 
 interface PerRowPart {
@@ -108,7 +111,7 @@ export function planRowParts(parts: readonly BatchPart[]): RowParts {
       const entries: PackedEntry[] = [];
       for (const [name, entry] of perRow) {
         const copy = copyName(name, context.row);
-        entries.push(packEntry(copy, encoder.encode(fillMarked(entry.segments, sheet, rows, context, settings.slots)), settings.level));
+        entries.push(packEntry(copy, encoder.encode(fillMarked(entry.segments, sheet, rows, context, settings.slots, settings.pictures?.part(copy))), settings.level));
         if (entry.ownRelationships) entries.push({ ...entry.ownRelationships, name: encoder.encode(relationshipsOf(copy)) });
       }
       return entries;
@@ -126,15 +129,16 @@ function normalise(path: string): string {
   return out.join('/');
 }
 
-function fillMarked(segments: readonly Segment[], sheet: SheetData, rows: readonly number[], context: RowContext, slots: readonly Slot[]): string {
+function fillMarked(segments: readonly Segment[], sheet: SheetData, rows: readonly number[], context: RowContext, slots: readonly Slot[], pictures?: PictureWriter): string {
   const out: string[] = [];
-  fillSegments(segments, sheet, rows[0]!, rows, out);
+  fillSegments(segments, sheet, rows[0]!, rows, out, pictures);
   return renderMarked(out.join(''), slots, context);
 }
 
 /** A part of the batch other than the main document, for the whole batch. */
 export function addRowParts(part: BatchPart, rowParts: RowParts, sheet: SheetData, groups: readonly (readonly number[])[], settings: FillSettings): PackedEntry {
   const { level } = settings;
+  const pictures = settings.pictures?.part(part.name);
   const later = groups.length - 1;
   if (part.name === '[Content_Types].xml') {
     const overrides: string[] = [];
@@ -154,12 +158,12 @@ export function addRowParts(part: BatchPart, rowParts: RowParts, sheet: SheetDat
   }
   const perRow = rowParts.perRow.get(part.name);
   const first: RowContext = { row: 0, sections: 0, relId: (id) => id };
-  if (perRow) return packEntry(part.name, encoder.encode(fillMarked(perRow.segments, sheet, groups[0]!, first, settings.slots)), level);
+  if (perRow) return packEntry(part.name, encoder.encode(fillMarked(perRow.segments, sheet, groups[0]!, first, settings.slots, pictures)), level);
   const notes = rowParts.notes.get(part.name);
-  if (notes) return packEntry(part.name, encoder.encode(concatenatedNotes(notes.segments, sheet, groups, settings.spans.note)), level);
+  if (notes) return packEntry(part.name, encoder.encode(concatenatedNotes(notes.segments, sheet, groups, settings.spans.note, pictures)), level);
   if (!part.segments) return part.packed!;
   const out: string[] = [];
-  fillSegments(part.segments, sheet, groups[0]![0]!, groups[0]!, out);
+  fillSegments(part.segments, sheet, groups[0]![0]!, groups[0]!, out, pictures);
   return packEntry(part.name, encoder.encode(out.join('')), level);
 }
 
@@ -174,10 +178,10 @@ function insertBeforeClose(xml: string, close: string, added: string): string {
  * separators), later rows' ordinary notes with their ids moved by row times `span`, as their
  * references in the body were.
  */
-function concatenatedNotes(segments: readonly Segment[], sheet: SheetData, groups: readonly (readonly number[])[], span: number): string {
+function concatenatedNotes(segments: readonly Segment[], sheet: SheetData, groups: readonly (readonly number[])[], span: number, pictures?: PictureWriter): string {
   const fill = (rows: readonly number[]) => {
     const out: string[] = [];
-    fillSegments(segments, sheet, rows[0]!, rows, out);
+    fillSegments(segments, sheet, rows[0]!, rows, out, pictures);
     return out.join('');
   };
   const firstXml = fill(groups[0]!);

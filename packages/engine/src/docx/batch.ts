@@ -13,6 +13,7 @@ import { idSpans, markRowElements, renderMarked, sectionSlot, type RowContext, t
 import { addRowParts, partText, planRowParts, type BatchPart } from './batch-parts.ts';
 import { withMarkAtStart, withSectionAtEnd } from './batch-xml.ts';
 import { fillSegments, type Segment } from './compile.ts';
+import type { PictureLibrary } from './images.ts';
 import { assembleZip, packEntry, type PackedEntry } from './pack.ts';
 import { notDocx } from './xml.ts';
 
@@ -44,7 +45,8 @@ interface MainDocument {
 
 const encoder = new TextEncoder();
 
-export function planBatch(parts: readonly BatchPart[], level: 0 | 2 | 6): BatchPlan {
+/** `pictures`: the merge's pictures, when the template has picture tags. */
+export function planBatch(parts: readonly BatchPart[], level: 0 | 2 | 6, pictures?: PictureLibrary): BatchPlan {
   const rowParts = planRowParts(parts);
   const main = parts.find((part) => part.name === rowParts.mainName)!;
   const mainSegments = main.segments ?? [partText(main)];
@@ -62,26 +64,30 @@ export function planBatch(parts: readonly BatchPart[], level: 0 | 2 | 6): BatchP
       const copies = rowParts.perRow.size * 2 * (groups.length - 1);
       if (parts.length + copies > MAX_ENTRIES) throw new RangeError(`a batch of ${groups.length} rows needs more than ${MAX_ENTRIES} ZIP entries; make smaller batches`);
       const extra: PackedEntry[] = [];
+      // Picture ids after every row's copy of the template's drawing ids (batch-ids.ts).
+      const documentPictures = pictures?.newDocument(pictures.drawingSpan * groups.length, level);
+      const settings = { slots, spans, level, pictures: documentPictures };
       const chunks: Uint8Array[] = [encoder.encode(document.prefix)];
       // The row's own id space: bookmarks of later rows start after every copied template bookmark.
       const sheafBookmarkId = (row: number) => bookmarkBase * groups.length + row;
       groups.forEach((rows, row) => {
         const context: RowContext = { row, sections: 0, relId: (id) => rowParts.relId(id, row) };
         const out: string[] = [];
-        fillSegments(document.body, sheet, rows[0]!, rows, out);
+        fillSegments(document.body, sheet, rows[0]!, rows, out, documentPictures?.part(main.name));
         const id = sheafBookmarkId(row);
         let body = withMarkAtStart(renderMarked(out.join(''), slots, context), `<w:bookmarkStart w:id="${id}" w:name="${rowBookmarkName(row)}"/><w:bookmarkEnd w:id="${id}"/>`);
         const section = document.finalSection(context);
         body = row < groups.length - 1 ? withSectionAtEnd(body, section) : body + section;
         chunks.push(encoder.encode(body));
-        if (row > 0) extra.push(...rowParts.copies(sheet, rows, context, { slots, spans, level }));
+        if (row > 0) extra.push(...rowParts.copies(sheet, rows, context, settings));
       });
       chunks.push(encoder.encode(document.suffix));
       const entries = parts.map((part) => {
         if (part.name === main.name) return packJoined(part.name, chunks, level);
-        return addRowParts(part, rowParts, sheet, groups, { slots, spans, level });
+        return addRowParts(part, rowParts, sheet, groups, settings);
       });
-      return assembleZip([...entries, ...extra]);
+      const all = [...entries, ...extra];
+      return assembleZip(documentPictures ? documentPictures.finish(all) : all);
     },
   };
 }

@@ -10,6 +10,7 @@ import { formatNumber } from '../format/formatNumber.ts';
 import { resolveLocale } from '../format/locale.ts';
 import { parseNumberText } from '../format/parseNumber.ts';
 import type { SheetData } from '../sheet/types.ts';
+import type { PictureKind } from './image-tags.ts';
 import { finishMergeValue, type MergeFieldSpec } from './mergefield.ts';
 import type { Mark, PartEdits, Piece } from './structure.ts';
 import { runText } from './xml.ts';
@@ -18,14 +19,15 @@ export type Segment = string | Hole;
 
 export type Hole =
   | { kind: 'value'; render: (sheet: SheetData, row: number) => string }
+  | { kind: 'picture'; picture: PictureKind; column: number; width?: number }
   | { kind: 'if'; column: number; then: Segment[]; otherwise: Segment[] }
   | { kind: 'each'; body: Segment[] };
 
 /** A field the document uses: how it was written and the column it names. */
 export interface DocxField {
-  kind: 'tag' | 'mergefield' | 'if';
+  kind: 'tag' | 'mergefield' | 'if' | PictureKind;
   column: string;
-  /** As written: "{{Name}}", "MERGEFIELD Date \@ "dd.MM.yyyy"", "{{#if Name}}". */
+  /** As written: "{{Name}}", "MERGEFIELD Date \@ "dd.MM.yyyy"", "{{#if Name}}", "{{%image Photo}}". */
   text: string;
 }
 
@@ -51,6 +53,11 @@ export function compileEdits(edits: PartEdits, resolve: ColumnResolver): Segment
       case 'value':
         frame.list.push({ kind: 'value', render: renderer(mark, resolve) });
         return;
+      case 'picture': {
+        const { picture, column, width } = mark.picture;
+        frame.list.push({ kind: 'picture', picture, column: resolve({ kind: picture, column, text: mark.tag }), width });
+        return;
+      }
       case 'open-if': {
         const hole: Hole = { kind: 'if', column: resolve({ kind: 'if', column: mark.column, text: mark.tag }), then: [], otherwise: [] };
         frame.list.push(hole);
@@ -110,14 +117,31 @@ function mergeValue(spec: MergeFieldSpec, sheet: SheetData, row: number, column:
   return sheet.text(row, column);
 }
 
-/** Appends a part's XML for one document: `rows` are the group's rows, the first one fills everything outside repeated rows. */
-export function fillSegments(segments: readonly Segment[], sheet: SheetData, row: number, rows: readonly number[], out: string[]): void {
+/** Writes a picture hole's drawing for one part of one document (images.ts). */
+export interface PictureWriter {
+  /** `rowNumber`: the Excel row of `cell`, for messages. */
+  drawing(hole: Extract<Hole, { kind: 'picture' }>, cell: string, rowNumber: number): string;
+}
+
+/**
+ * Appends a part's XML for one document: `rows` are the group's rows, the first one fills everything
+ * outside repeated rows. `pictures` writes the part's picture tags (required when it has any).
+ */
+export function fillSegments(segments: readonly Segment[], sheet: SheetData, row: number, rows: readonly number[], out: string[], pictures?: PictureWriter): void {
   for (const segment of segments) {
     if (typeof segment === 'string') out.push(segment);
     else if (segment.kind === 'value') out.push(runText(segment.render(sheet, row)));
-    else if (segment.kind === 'if') fillSegments(sheet.text(row, segment.column).trim() !== '' ? segment.then : segment.otherwise, sheet, row, rows, out);
-    else for (const each of rows) fillSegments(segment.body, sheet, each, rows, out);
+    else if (segment.kind === 'picture') {
+      if (!pictures) throw new Error('a part with picture tags was filled without a picture writer');
+      out.push(pictures.drawing(segment, sheet.text(row, segment.column), sheet.rowNumber(row)));
+    } else if (segment.kind === 'if') fillSegments(sheet.text(row, segment.column).trim() !== '' ? segment.then : segment.otherwise, sheet, row, rows, out, pictures);
+    else for (const each of rows) fillSegments(segment.body, sheet, each, rows, out, pictures);
   }
+}
+
+/** Whether any part's segments hold a picture tag. */
+export function hasPictures(segments: readonly Segment[]): boolean {
+  return segments.some((segment) => typeof segment !== 'string' && (segment.kind === 'picture' || (segment.kind === 'if' && (hasPictures(segment.then) || hasPictures(segment.otherwise))) || (segment.kind === 'each' && hasPictures(segment.body))));
 }
 
 export function hasHoles(segments: readonly Segment[]): boolean {

@@ -6,13 +6,16 @@
 import { SheafError, columnIndex } from '@sheaf/shared';
 import type { SheetData } from '../sheet/types.ts';
 import { readDocxParts, type DocxPart } from './archive.ts';
-import { compileEdits, fillSegments, hasHoles, type ColumnResolver, type DocxField, type Segment } from './compile.ts';
+import { compileEdits, fillSegments, hasHoles, hasPictures, type ColumnResolver, type DocxField, type Segment } from './compile.ts';
+import { PictureLibrary, maxDrawingId, withPictureContentTypes } from './images.ts';
 import { isMacroPart, withoutMacroReferences } from './macros.ts';
 import { planBatch, type BatchPlan } from './batch.ts';
+import { partText } from './batch-parts.ts';
 import { assembleZip, packEntry, type PackedEntry } from './pack.ts';
 import { analysePart } from './structure.ts';
 import { markTags } from './tags.ts';
 import { attribute, notDocx, tokenize } from './xml.ts';
+import { withWatermark } from './watermark.ts';
 
 export interface DocxOptions {
   /** BCP 47 locale of MERGEFIELD date and number switches (month names, separators); default en-US. */
@@ -21,6 +24,10 @@ export interface DocxOptions {
   maxBytes?: number;
   /** false stores the filled parts uncompressed: quicker, for documents converted to PDF at once. Default true. */
   compress?: boolean;
+  /** Images supplied with the template, by name (PNG or JPEG), for {{%image Column}} tags. */
+  images?: ReadonlyMap<string, Uint8Array>;
+  /** Text printed diagonally behind every page's text (the Free plan's watermark, watermark.ts). */
+  watermark?: string;
 }
 
 export interface PreparedDocx {
@@ -68,23 +75,25 @@ export function prepareDocx(template: Uint8Array, headers: readonly string[], op
     if (index === undefined) throw new SheafError('merge/word-field-unknown', { column: field.column });
     return index;
   };
-  const programs = compileParts(template, options, resolve);
+  const { programs, drawingSpan } = compileParts(template, options, resolve);
   const level = options.compress === false ? 0 : 2;
+  const pictures = withPictures(programs, options.images, drawingSpan);
   let batch: BatchPlan | undefined;
   return {
     fields,
     fill(sheet, rows) {
       if (rows.length === 0) throw new SheafError('merge/no-rows');
+      const documentPictures = pictures?.newDocument(pictures.drawingSpan, level);
       const entries = programs.map((program) => {
         if (program.packed) return program.packed;
         const out: string[] = [];
-        fillSegments(program.segments!, sheet, rows[0]!, rows, out);
+        fillSegments(program.segments!, sheet, rows[0]!, rows, out, documentPictures?.part(program.name));
         return packEntry(program.name, encoder.encode(out.join('')), level);
       });
-      return assembleZip(entries);
+      return assembleZip(documentPictures ? documentPictures.finish(entries) : entries);
     },
     fillBatch(sheet, groups) {
-      batch ??= planBatch(programs, level);
+      batch ??= planBatch(programs, level, pictures);
       return batch.fill(sheet, groups);
     },
   };
@@ -122,15 +131,21 @@ export function listDocxFields(template: Uint8Array, options: DocxOptions = {}):
   return fields;
 }
 
-function compileParts(template: Uint8Array, options: DocxOptions, resolve: ColumnResolver): Program[] {
-  const parts = readDocxParts(template, options.maxBytes).filter((part) => !isMacroPart(part.name));
+/**
+ * The template's parts compiled, and one more than the largest drawing id of any of them (the
+ * pictures of picture tags are numbered from there).
+ */
+function compileParts(template: Uint8Array, options: DocxOptions, resolve: ColumnResolver): { programs: Program[]; drawingSpan: number } {
+  const read = readDocxParts(template, options.maxBytes).filter((part) => !isMacroPart(part.name));
+  const parts = options.watermark ? withWatermark(read, options.watermark) : read;
   const contentTypes = parts.find((part) => part.name === '[Content_Types].xml');
   if (!contentTypes) throw notDocx('no [Content_Types].xml');
   const typeXml = xmlText(contentTypes);
   const filled = filledParts(typeXml);
   if (![...filled.values()].some((type) => MAIN_TYPE.test(type))) throw notDocx('no Word main document');
   const locale = options.locale ?? 'en-US';
-  return parts.map((part): Program => {
+  let drawingSpan = 1;
+  const programs = parts.map((part): Program => {
     if (part === contentTypes) {
       const documentTypes = withoutMacroReferences(typeXml).replace(TEMPLATE_MAIN_TYPES, DOCUMENT_MAIN_TYPE);
       return { name: part.name, packed: packEntry(part.name, encoder.encode(documentTypes), 6) };
@@ -139,15 +154,30 @@ function compileParts(template: Uint8Array, options: DocxOptions, resolve: Colum
       // Parts never filled are still read by whoever opens the output: no DTD in any of them either.
       if (!/\.(xml|rels)$/i.test(part.name)) return { name: part.name, packed: packEntry(part.name, part.data, 6) };
       const xml = checkedXml(part);
+      drawingSpan = Math.max(drawingSpan, maxDrawingId(xml) + 1);
       const stripped = part.name.endsWith('.rels') ? withoutMacroReferences(xml) : xml;
       const data = stripped === xml ? part.data : encoder.encode(stripped);
       return { name: part.name, packed: packEntry(part.name, data, 6) };
     }
-    const edits = analysePart(tokenize(xmlText(part), part.name), part.name, locale);
+    const text = xmlText(part);
+    drawingSpan = Math.max(drawingSpan, maxDrawingId(text) + 1);
+    const edits = analysePart(tokenize(text, part.name), part.name, locale);
     markTags(edits);
     const segments = compileEdits(edits, resolve);
     return hasHoles(segments) ? { name: part.name, segments } : { name: part.name, packed: packEntry(part.name, part.data, 6) };
   });
+  return { programs, drawingSpan };
+}
+
+/**
+ * The merge's pictures when a part has picture tags (images.ts), its content types then declaring
+ * PNG and JPEG; undefined otherwise.
+ */
+function withPictures(programs: Program[], images: ReadonlyMap<string, Uint8Array> | undefined, drawingSpan: number): PictureLibrary | undefined {
+  if (!programs.some((program) => program.segments && hasPictures(program.segments))) return undefined;
+  const types = programs.find((program) => program.name === '[Content_Types].xml')!;
+  types.packed = packEntry(types.name, encoder.encode(withPictureContentTypes(partText(types))), 6);
+  return new PictureLibrary(images ?? new Map(), drawingSpan);
 }
 
 /** Part names (lower case, no leading slash) of the parts to fill -> their content type. */

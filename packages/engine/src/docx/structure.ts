@@ -5,12 +5,14 @@
  * possibly split over runs), are replaced here by one run holding the value, in the formatting of the
  * field's result ("«Name»"), else of its first run. Tags are found later, in the paragraph texts.
  */
+import type { PictureTag } from './image-tags.ts';
 import { parseMergeField, type MergeFieldSpec } from './mergefield.ts';
 import { attribute, decodeXml, notDocx, type Token } from './xml.ts';
 
-/** What the compiler puts between tokens: values, and the bounds of conditional and repeated sections. */
+/** What the compiler puts between tokens: values, pictures, and the bounds of conditional and repeated sections. */
 export type Mark =
   | { kind: 'value'; column: string; spec?: MergeFieldSpec; tag: string }
+  | { kind: 'picture'; picture: PictureTag; tag: string }
   | { kind: 'open-if'; column: string; tag: string }
   | { kind: 'else' }
   | { kind: 'close' }

@@ -3,14 +3,17 @@
  * (columnTagSpans) over the paragraph's text as a reader sees it, so a tag Word split over several
  * runs (after an edit, a spell check, a bookmark) counts. A tag's characters are cut out of the w:t
  * elements they were written in and its value goes where the tag began: the first run's formatting
- * covers the whole value. Section tags ({{#if}}, {{#else}}, {{/if}}, {{#each}}) become marks.
+ * covers the whole value. Section tags ({{#if}}, {{#else}}, {{/if}}, {{#each}}) and picture tags
+ * ({{%image …}}, {{%qr …}}, image-tags.ts) become marks.
  */
 import { SheafError, columnTagSpans } from '@sheaf/shared';
+import { pictureTagOf, type PictureTag } from './image-tags.ts';
 import type { Mark, Paragraph, PartEdits, Piece } from './structure.ts';
 import { escapeXml } from './xml.ts';
 
 type Directive =
   | { kind: 'value'; column: string }
+  | { kind: 'picture'; picture: PictureTag }
   | { kind: 'if'; column: string }
   | { kind: 'else' }
   | { kind: 'endif' }
@@ -41,6 +44,8 @@ function directiveOf(name: string): Directive {
   if (/^\/if$/i.test(name)) return { kind: 'endif' };
   if (/^#each(\s.*)?$/s.test(name)) return { kind: 'each' };
   if (/^\/each$/i.test(name)) return { kind: 'endeach' };
+  const picture = pictureTagOf(name);
+  if (picture) return { kind: 'picture', picture };
   return { kind: 'value', column: name };
 }
 
@@ -89,6 +94,7 @@ function pairSections(edits: PartEdits, uses: TagUse[]): void {
   for (const use of uses) {
     const { directive } = use;
     if (directive.kind === 'value') use.mark = { kind: 'value', column: directive.column, tag: use.written };
+    else if (directive.kind === 'picture') use.mark = { kind: 'picture', picture: directive.picture, tag: use.written };
     else if (directive.kind === 'if') open.push({ use });
     else if (directive.kind === 'else') {
       const section = open.at(-1);

@@ -5,13 +5,14 @@
  * the documents come in batches, each batch one DOCX whose documents start on a page of their own
  * at a bookmark, converted once and cut at the bookmarks (`openBatchPdf`, pdf/split.ts).
  */
-import { SheafError, columnIndex, columnTags, fillColumnTags, type PasswordProtection, type RowSelection } from '@sheaf/shared';
+import { SheafError, columnIndex, columnTags, fillColumnTags, hasColumnTags, isValidPasswordPattern, type PasswordProtection, type RowSelection } from '@sheaf/shared';
 import { createFileNamer } from '../merge/fileNames.ts';
 import { groupRows, selectRows } from '../merge/selection.ts';
 import type { OutputDocument } from '../merge/index.ts';
 import type { RowIssue } from '../merge/types.ts';
 import type { SheetData } from '../sheet/types.ts';
 import { prepareDocx } from './prepare.ts';
+import { pictureIssuesOf } from './image-issues.ts';
 
 export interface WordMergeInput {
   /** The template as DOCX (other source types are converted at upload). */
@@ -28,6 +29,10 @@ export interface WordMergeInput {
   passwordProtection?: PasswordProtection;
   /** BCP 47 locale of MERGEFIELD date and number switches. */
   locale?: string;
+  /** Text printed diagonally behind the text of every page (the Free plan's watermark; docs/plans.md#watermark). */
+  watermark?: string;
+  /** Images supplied with the template, by name (PNG or JPEG), for {{%image Column}} tags. */
+  images?: ReadonlyMap<string, Uint8Array>;
 }
 
 /** One document of a batch: where it goes in the merge and what it is called. */
@@ -48,7 +53,7 @@ export interface PreparedWordMerge {
   readonly rowCount: number;
   readonly isCombined: boolean;
   readonly output: 'docx' | 'pdf';
-  /** Per-row problems (none yet for Word templates: a field naming no heading stops the merge). */
+  /** Per-row problems found so far (documents skipped: an image nobody supplied, a QR code text too long). */
   readonly issues: RowIssue[];
   /** DOCX output: the separate documents, made lazily, from `start` (a resumed merge). */
   documents(start?: number): Generator<OutputDocument>;
@@ -62,7 +67,7 @@ export interface PreparedWordMerge {
 
 export function prepareWordMerge(input: WordMergeInput): PreparedWordMerge {
   const { sheet } = input;
-  const prepared = prepareDocx(input.template, sheet.headers, { locale: input.locale, compress: input.output === 'docx' });
+  const prepared = prepareDocx(input.template, sheet.headers, { locale: input.locale, compress: input.output === 'docx', images: input.images, watermark: input.watermark });
   const rows = selectRows(sheet, input.rows);
   let groupColumn: number | undefined;
   if (input.groupBy) {
@@ -89,26 +94,42 @@ export function prepareWordMerge(input: WordMergeInput): PreparedWordMerge {
     rowNumbers: groups[index]!.map((row) => sheet.rowNumber(row)),
   });
   const passwords = passwordsOf(input, sheet, cell);
+  const issues: RowIssue[] = [];
+  const pictureIssues = pictureIssuesOf(prepared.fields, sheet, input.images);
+  /** Whether document `index` is skipped; its rows' issues are reported. */
+  const skipped = (index: number) => {
+    const found = pictureIssues?.(groups[index]!) ?? [];
+    issues.push(...found);
+    return found.length > 0;
+  };
+  // A resumed merge reports the issues of the documents an earlier run skipped again.
+  const reportBefore = (start: number) => {
+    for (let index = 0; index < start; index++) skipped(index);
+  };
 
   return {
     documentCount: groups.length,
     rowCount: rows.length,
     isCombined: input.isCombinedOutput,
     output: input.output,
-    issues: [],
+    issues,
     *documents(start = 0) {
+      reportBefore(start);
       for (let index = start; index < groups.length; index++) {
+        if (skipped(index)) continue;
         const bytes = prepared.fill(sheet, groups[index]!);
         yield { ...describe(index), chunks: [bytes], byteLength: bytes.length, sharedPrefixChunks: 0 };
       }
     },
-    combinedDocx: () => prepared.fillBatch(sheet, groups),
+    combinedDocx: () => prepared.fillBatch(sheet, groups.filter((_, index) => !skipped(index))),
     *batches(size, start = 0) {
+      reportBefore(start);
       for (let first = start; first < groups.length; first += size) {
         const last = Math.min(groups.length, first + size);
         const documents: WordBatchDocument[] = [];
-        for (let index = first; index < last; index++) documents.push(describe(index));
-        yield { docx: prepared.fillBatch(sheet, groups.slice(first, last)), documents };
+        for (let index = first; index < last; index++) if (!skipped(index)) documents.push(describe(index));
+        if (documents.length === 0) continue;
+        yield { docx: prepared.fillBatch(sheet, documents.map((document) => groups[document.index]!)), documents };
       }
     },
     passwords: (index) => passwords?.(groups[index]![0]!),
@@ -119,6 +140,10 @@ export function prepareWordMerge(input: WordMergeInput): PreparedWordMerge {
 function passwordsOf(input: WordMergeInput, sheet: SheetData, cell: (row: number) => (column: string) => string) {
   const protection = input.passwordProtection;
   if (input.output !== 'pdf' || !protection || (protection.readPassword === '' && protection.modifyPassword === '')) return undefined;
+  // The rules of PDF templates' passwords (merge/plan.ts), for callers that did not check them first.
+  const patterns = [protection.readPassword, protection.modifyPassword];
+  if (!patterns.every(isValidPasswordPattern)) throw new SheafError('merge/password-invalid');
+  if (input.isCombinedOutput && patterns.some(hasColumnTags)) throw new SheafError('merge/password-tags-combined');
   for (const column of columnTags(`${protection.readPassword} ${protection.modifyPassword}`)) {
     if (columnIndex(sheet.headers, column) === undefined) throw new SheafError('merge/password-tag-unknown', { column });
   }

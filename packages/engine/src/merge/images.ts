@@ -1,10 +1,11 @@
 /**
  * Images supplied with the template, embedded once per merge (each distinct image once), found by
- * the name a cell gives: exact, then case-insensitive, then without its extension.
+ * the name a cell gives (image-names.ts).
  */
 import { PDFDict, PDFName, PDFRef, type PDFDocument } from 'pdf-lib';
 import { SheafError } from '@sheaf/shared';
 import { serializeObject } from '../pdf/writer.ts';
+import { imageNameResolver } from './image-names.ts';
 
 export interface EmbeddedImage {
   resourceName: string;
@@ -20,22 +21,8 @@ export interface MergeImages {
   byResourceName(name: string): EmbeddedImage;
 }
 
-function normalise(name: string): string {
-  return name.trim().toLowerCase();
-}
-
-function withoutExtension(name: string): string {
-  return normalise(name).replace(/\.(png|jpe?g)$/, '');
-}
-
 export async function embedImages(doc: PDFDocument, supplied: ReadonlyMap<string, Uint8Array>, wanted: Iterable<string>): Promise<MergeImages> {
-  const byKey = new Map<string, string>();
-  for (const name of supplied.keys()) {
-    byKey.set(normalise(name), name);
-    if (!byKey.has(withoutExtension(name))) byKey.set(withoutExtension(name), name);
-  }
-  const resolve = (cell: string): string | undefined => supplied.has(cell) ? cell : byKey.get(normalise(cell)) ?? byKey.get(withoutExtension(cell));
-
+  const resolve = imageNameResolver(supplied);
   const embedded = new Map<string, EmbeddedImage>();
   const byResource = new Map<string, EmbeddedImage>();
   for (const cell of new Set(wanted)) {

@@ -31,7 +31,7 @@ import { AfterCommit } from '../../events/bus.ts';
 import { followUpOf, frozenFollowUp, type DocumentOutput } from './hooks.ts';
 import './events.ts';
 import { madeInRanges } from './range-kind.ts';
-import { prepareWordMergeOf, wordDocuments, writeWordCombined } from './word-output.ts';
+import { prepareWordMergeOf, wordDocumentsOf, writeWordCombined } from './word-output.ts';
 import { queueRanges } from './range-queue.ts';
 
 export interface MergeJobPayload {
@@ -184,12 +184,12 @@ async function makeFile(ctx: AppContext, row: MergeRow, tmpFile: string, indexFi
   // What differs between a PDF template and a Word template: how the documents are made.
   let source: DocumentSource;
   if (templateType === 'sfdt') {
-    const merge = await prepareWordMergeOf(ctx, row, input.template, sheet, input.placeholders);
+    const merge = await prepareWordMergeOf(ctx, row, input.template, sheet, input.placeholders, input.images);
     source = {
       ...merge,
       fileName: fileNameOf(merge.isCombined, merge.output === 'docx' ? '.docx' : '.pdf'),
       writeCombined: () => writeWordCombined(ctx, merge, tmpFile),
-      documentsFrom: (start) => ({ documents: wordDocuments(ctx, merge, start), issues: () => merge.issues }),
+      documentsFrom: (start) => ({ documents: wordDocumentsOf(ctx, merge, start), issues: () => merge.issues }),
     };
   } else {
     const merge = await prepareMerge(input);
