@@ -1,44 +1,30 @@
 /**
  * `sheaf merge TEMPLATE DATA --placeholders FILE.json --out OUT`: the whole engine from a terminal.
  * OUT ending in .zip gets one PDF per row; OUT ending in .pdf with --combined gets one document.
+ * A Word template (TEMPLATE.docx, .rtf, ...) needs no placeholders: merge-word.ts.
  */
 import { Command, Option } from 'commander';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { OutputOptionsSchema, PlaceholderListSchema, SheafError, type OutputOptions, type OutputOptionsInput, type RowSelection } from '@sheaf/shared';
+import { PlaceholderListSchema, type RowSelection } from '@sheaf/shared';
 import { availableParallelism } from 'node:os';
 import { readNamedFiles } from './files.ts';
+import { formatBytes, invalidInput, parseOptions, passwordProtectionOf, positiveInteger, readInput, seconds, type MergeFlags } from './merge-flags.ts';
+import { isWordTemplateFile, runWordMerge } from './merge-word.ts';
 import { progressBar } from './progress.ts';
 
 const PARALLEL_MIN_DOCUMENTS = 64;
 
-interface MergeFlags {
-  placeholders: string;
-  out: string;
-  combined?: boolean;
-  rows?: string;
-  headerRow: number;
-  fileName?: string;
-  passwordRead?: string;
-  passwordModify?: string;
-  templatePassword?: string;
-  flatten?: boolean;
-  repair?: boolean;
-  placeholdersOnly?: boolean;
-  compress: boolean;
-  watermark?: string;
-  fonts?: string;
-  images?: string;
-}
-
 export function mergeCommand(setExitCode: (code: number) => void): Command {
   return new Command('merge')
-    .description('Fill a PDF template from spreadsheet rows: one PDF per row (.zip) or one combined PDF (.pdf with --combined).')
-    .argument('<template>', 'template PDF')
+    .description('Fill a PDF or Word template from spreadsheet rows: one document per row (.zip) or one combined document (--combined).')
+    .argument('<template>', 'template: a PDF, or a Word document (.docx, .dotx, .docm, .dotm, .doc, .dot, .rtf, .txt, .xml, .odt, .fodt)')
     .argument('<data>', 'spreadsheet: .xlsx, .xlsm, .xls, .ods or .csv')
-    .requiredOption('--placeholders <file>', 'JSON array of placeholders (see README)')
-    .requiredOption('--out <file>', 'output: a .zip of one PDF per row, or a .pdf with --combined')
-    .option('--combined', 'one combined PDF instead of one PDF per row')
+    .option('--placeholders <file>', 'PDF templates: JSON array of placeholders (see README)')
+    .requiredOption('--out <file>', 'output: a .zip of one document per row, or a .pdf (.docx) with --combined')
+    .addOption(new Option('--output <type>', 'Word templates: the documents made (default pdf)').choices(['pdf', 'docx']))
+    .option('--group-by <heading>', 'Word templates: rows sharing this column\'s value make one document')
+    .option('--combined', 'one combined document instead of one per row')
     .option('--rows <list>', 'rows to merge, numbered as in Excel, e.g. "1, 3, 5-12"')
     .addOption(new Option('--header-row <n>', 'row number of the headings').default(1).argParser(positiveInteger))
     .option('--file-name <pattern>', 'file name pattern with column tags, e.g. "{{Last}}-{{First}}"')
@@ -52,29 +38,32 @@ export function mergeCommand(setExitCode: (code: number) => void): Command {
     .option('--watermark <text>', 'stamp this text across every page')
     .option('--fonts <dir>', 'folder of .ttf/.otf fonts; a font is named by its file name without extension')
     .option('--images <dir>', 'folder of .png/.jpg images that image placeholders name')
-    .action(async (templatePath: string, dataPath: string, flags: MergeFlags) => {
-      setExitCode(await runMerge(templatePath, dataPath, flags));
+    .action(async function (this: Command, templatePath: string, dataPath: string, flags: MergeFlags) {
+      if (isWordTemplateFile(templatePath)) {
+        setExitCode(await runWordMerge(templatePath, dataPath, flags));
+        return;
+      }
+      // A usage error (exit 2), as when the option was required for every template.
+      if (flags.placeholders === undefined) this.error("error: required option '--placeholders <file>' not specified (a PDF template needs it)");
+      for (const [given, flag] of [[flags.output, '--output'], [flags.groupBy, '--group-by']] as const) {
+        if (given !== undefined) throw invalidInput(`${flag} applies to Word templates only`);
+      }
+      setExitCode(await runMerge(templatePath, dataPath, { ...flags, placeholders: flags.placeholders }));
     });
 }
 
-function positiveInteger(value: string): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new SheafError('generic/invalid-input', { detail: `--header-row must be a whole number from 1, not "${value}"` });
-  return number;
-}
-
-async function runMerge(templatePath: string, dataPath: string, flags: MergeFlags): Promise<number> {
+async function runMerge(templatePath: string, dataPath: string, flags: MergeFlags & { placeholders: string }): Promise<number> {
   // The engine (pdf-lib, fontkit, SheetJS) takes a second to load: only when a merge runs, not for --help.
   const { checkTemplateSafely, loadBundledFallbackFonts, mergeDocumentsInParallel, useNativeCrypto } = await import('@sheaf/engine/node');
   const extension = path.extname(flags.out).toLowerCase();
-  if (flags.combined && extension !== '.pdf') throw new SheafError('generic/invalid-input', { detail: '--out must end in .pdf with --combined' });
-  if (!flags.combined && extension !== '.zip') throw new SheafError('generic/invalid-input', { detail: '--out must end in .zip (one PDF per row), or use --combined with a .pdf' });
+  if (flags.combined && extension !== '.pdf') throw invalidInput('--out must end in .pdf with --combined');
+  if (!flags.combined && extension !== '.zip') throw invalidInput('--out must end in .zip (one PDF per row), or use --combined with a .pdf');
 
   const [templateBytes, dataBytes, placeholderText, fallbackFonts, fonts, images] = await Promise.all([
     readInput(templatePath),
     readInput(dataPath),
     readFile(flags.placeholders, 'utf8').catch(() => {
-      throw new SheafError('generic/invalid-input', { detail: `cannot read ${flags.placeholders}` });
+      throw invalidInput(`cannot read ${flags.placeholders}`);
     }),
     loadBundledFallbackFonts(),
     flags.fonts ? readNamedFiles(flags.fonts, ['.ttf', '.otf'], 'font') : new Map<string, Uint8Array>(),
@@ -104,9 +93,7 @@ async function runMerge(templatePath: string, dataPath: string, flags: MergeFlag
     isCompressedOutput: flags.compress,
     fileNamePattern: flags.fileName,
     watermark: flags.watermark,
-    passwordProtection: flags.passwordRead || flags.passwordModify
-      ? { readPassword: flags.passwordRead ?? '', modifyPassword: flags.passwordModify ?? '' }
-      : undefined,
+    passwordProtection: passwordProtectionOf(flags),
   });
 
   const input = { template, placeholders, sheet, rows, options, fonts, images, fallbackFonts };
@@ -133,52 +120,17 @@ async function runMerge(templatePath: string, dataPath: string, flags: MergeFlag
   return merge.issues.length ? 3 : 0;
 }
 
-async function readInput(file: string): Promise<Uint8Array> {
-  try {
-    return new Uint8Array(await readFile(file));
-  } catch {
-    throw new SheafError('generic/invalid-input', { detail: `cannot read ${file}` });
-  }
-}
-
-function parseOptions(options: OutputOptionsInput): OutputOptions {
-  const parsed = OutputOptionsSchema.safeParse(options);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  throw new SheafError('generic/invalid-input', { detail: `${optionName(issue.path)}: ${issue.message}` });
-}
-
-/** The flag a user typed for an option the schema rejected. */
-function optionName(path: PropertyKey[]): string {
-  const key = path.join('.');
-  const flags: Record<string, string> = {
-    watermark: '--watermark',
-    fileNamePattern: '--file-name',
-    'passwordProtection.readPassword': '--password-read',
-    'passwordProtection.modifyPassword': '--password-modify',
-  };
-  return flags[key] ?? key;
-}
-
 function parsePlaceholders(text: string, file: string) {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    throw new SheafError('generic/invalid-input', { detail: `${file} is not valid JSON` });
+    throw invalidInput(`${file} is not valid JSON`);
   }
   const parsed = PlaceholderListSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new SheafError('generic/invalid-input', { detail: `${file}: ${issue.path.join('.') || 'root'}: ${issue.message}` });
+    throw invalidInput(`${file}: ${issue.path.join('.') || 'root'}: ${issue.message}`);
   }
   return parsed.data;
-}
-
-function formatBytes(bytes: number): string {
-  return bytes > 1_048_576 ? `${(bytes / 1_048_576).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
-}
-
-function seconds(since: number): string {
-  return `${((Date.now() - since) / 1000).toFixed(2)} s`;
 }

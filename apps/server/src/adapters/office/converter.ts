@@ -7,6 +7,7 @@
  * `maxConversionsPerProcess` conversions (LibreOffice grows as it works) and when idle for `idleMs`.
  */
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +15,14 @@ import { SheafError } from '@sheaf/shared';
 import { EXPORT_FILTERS, importFilterFor, type OfficeTarget, type WordSourceType } from './formats.ts';
 import { networkNamespacePrefix, OfficeProcess, OfficeProcessError, type NetworkIsolation, type OfficeTask } from './office-process.ts';
 import { oleIsEncrypted } from './ole-encryption.ts';
+
+/** Debian's LibreOffice, which the warm processes start. */
+const LIBREOFFICE_BINARY = '/usr/lib/libreoffice/program/soffice.bin';
+
+/** Whether LibreOffice is installed here (else conversions answer template/office-unavailable). */
+export function libreOfficeInstalled(): boolean {
+  return existsSync(LIBREOFFICE_BINARY);
+}
 
 export interface OfficeConverterOptions {
   /** Warm processes at most (each holds about 150-180 MB resident once warm, Python included). Default 2. */

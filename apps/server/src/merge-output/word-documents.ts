@@ -1,0 +1,42 @@
+/**
+ * The documents of a Word template's merge (docs/word-templates.md#merging), shared by `sheaf merge`
+ * and the server's merge jobs: DOCX output filled by the engine one document at a time; PDF output
+ * in batches, each batch one DOCX converted once (LibreOffice, by the caller's converter) and cut at
+ * its documents' bookmarks by the engine, then protected with the document's passwords.
+ */
+import type { OutputDocument, PreparedWordMerge } from '@sheaf/engine';
+
+/** A DOCX as PDF: `OfficeConverter.toPdf` (adapters/office), passed in so this file starts no process. */
+export type DocxToPdf = (docx: Uint8Array) => Promise<Uint8Array>;
+
+/** Documents per conversion: large enough that LibreOffice's per-file cost fades, small enough to stream. */
+export const PDF_BATCH_DOCUMENTS = 100;
+
+/** The separate documents from `start`, as the ZIP writer takes them. */
+export async function* wordDocuments(merge: PreparedWordMerge, toPdf: DocxToPdf, start = 0): AsyncGenerator<OutputDocument> {
+  if (merge.output === 'docx') {
+    yield* merge.documents(start);
+    return;
+  }
+  const { encryptPdf, openBatchPdf } = await import('@sheaf/engine');
+  for (const batch of merge.batches(PDF_BATCH_DOCUMENTS, start)) {
+    const pdf = await toPdf(batch.docx);
+    const parts = await openBatchPdf(pdf, batch.documents.length);
+    for (const [position, document] of batch.documents.entries()) {
+      const passwords = merge.passwords(document.index);
+      const own = parts.document(position);
+      const bytes = passwords ? encryptPdf(own, passwords) : own;
+      yield { ...document, chunks: [bytes], byteLength: bytes.length, sharedPrefixChunks: 0 };
+    }
+  }
+}
+
+/** The combined document (every document one after another, each from a new page), DOCX or PDF. */
+export async function wordCombined(merge: PreparedWordMerge, toPdf: DocxToPdf): Promise<Uint8Array> {
+  const docx = merge.combinedDocx();
+  if (merge.output === 'docx') return docx;
+  const pdf = await toPdf(docx);
+  const { encryptPdf } = await import('@sheaf/engine');
+  const passwords = merge.passwords(0);
+  return passwords ? encryptPdf(pdf, passwords) : pdf;
+}
