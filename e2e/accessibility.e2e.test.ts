@@ -111,7 +111,7 @@ describe('accessibility', { timeout: TEST_TIMEOUT * 2 }, () => {
     const found: Record<string, string[]> = {};
 
     await page.goto(`${session.app.url}/wizard/new`);
-    await page.getByLabel('Drop your PDF template here').waitFor({ state: 'attached' });
+    await page.getByLabel('Drop your PDF or Word template here').waitFor({ state: 'attached' });
     await check(found, 'step 1 (new)', page);
     await page.goto(`${session.app.url}/wizard/${templateId}`);
     await bar(page).getByRole('button', { name: 'Next' }).waitFor();

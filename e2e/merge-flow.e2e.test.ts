@@ -128,7 +128,7 @@ describe('the merge flow in the browser', { timeout: 120_000 }, () => {
   it('creates a mail merge from a PDF uploaded through the dropzone', async () => {
     await page.getByRole('link', { name: 'Create mail merge' }).click();
     await page.getByRole('heading', { name: 'Upload your template' }).waitFor();
-    await page.getByLabel('Drop your PDF template here').setInputFiles(TEMPLATE);
+    await page.getByLabel('Drop your PDF or Word template here').setInputFiles(TEMPLATE);
     await editor().waitFor({ timeout: 60_000 });
     // The address names the template and the wizard's step (issue 9: the step is in the URL).
     expect(page.url()).toMatch(/\/wizard\/[A-Za-z0-9]{20}\?step=2$/);

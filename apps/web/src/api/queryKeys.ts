@@ -28,6 +28,12 @@ export const queryKeys = {
     /** The attached spreadsheet's first rows; a different sheet (name, size, header row) is another key. */
     sheetPreview: (id: string, sheet: readonly unknown[]) => ['templates', 'sheetPreview', id, ...sheet] as const,
     recipientsCheck: (id: string, column: string | null, sheet: unknown) => ['templates', 'recipientsCheck', id, column, sheet] as const,
+    /** A Word template's document as printed (PDF bytes); a new checksum is a new print. */
+    printed: (id: string, checksum: string) => ['templates', 'printed', id, checksum] as const,
+    /** The pictures drawn from it for one showing (freed when the editor closes). */
+    printedPages: (id: string, checksum: string) => ['templates', 'printed', id, checksum, 'pages'] as const,
+    /** A Word template's DOCX opened for editing (features/wordEditor/wordEdits.ts holds it). */
+    wordDocument: (id: string, checksum: string) => ['templates', 'wordDocument', id, checksum] as const,
     /** The editor's preview of unsaved placeholders over some rows (pictures of its pages). */
     preview: (id: string, ...of: unknown[]) => ['templates', 'preview', id, ...of] as const,
   },

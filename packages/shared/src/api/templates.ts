@@ -28,6 +28,8 @@ export const TemplateOutputSettingsSchema = z.object({
   isCompressedOutput: z.boolean(),
   fileNamePattern: z.string().max(255),
   passwordProtection: PasswordProtectionSchema.nullable(),
+  /** Word templates: PDFs (true, the default when absent) or DOCX files (false) (docs/word-templates.md#merging). */
+  isSfdtPdfOutput: z.boolean().optional(),
   /** The chosen rows, kept like the flags (absent from templates saved before they were kept). */
   rows: OutputRowsSchema.optional(),
 });

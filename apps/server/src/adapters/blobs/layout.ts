@@ -10,6 +10,8 @@
  *   templates/<templateId>/thumbnail-<checksum>.png  page 1 of the PDF with that checksum, rendered (a late render of a
  *                                                  replaced file cannot overwrite the current one's)
  *   templates/<templateId>/thumbnail.png           the same, as rendered before the checksum keys (still read)
+ *   templates/<templateId>/printed-<checksum>.pdf   a Word template's DOCX with that checksum as LibreOffice prints it (the
+ *                                                  editor's pages; written once per checksum)
  *   templates/<templateId>/images/<fileId>/<name>  images image placeholders name (images/<name> before the file ids)
  *   templates/<templateId>/spreadsheet-<sha256>    the attached spreadsheet, keyed by its checksum: a new file is
  *                                                  written beside the old one and the row switched in a transaction
@@ -47,6 +49,8 @@ export const blobLayout = {
     file: (templateId: string, fileId: FileId, type: 'pdf' | 'sfdt') =>
       type === 'sfdt' ? `${templateFolder(templateId)}template-${fileId}.docx` : blobLayout.template.pdf(templateId, fileId),
     thumbnail: (templateId: string, checksum: string | null) => `${templateFolder(templateId)}thumbnail${checksum ? `-${checksum}` : ''}.png`,
+    /** A Word template's document printed to PDF, by the DOCX's checksum (GET /templates/:id/printed). */
+    printed: (templateId: string, checksum: string) => `${templateFolder(templateId)}printed-${checksum}.pdf`,
     image: (templateId: string, name: string, fileId: FileId) => `${templateFolder(templateId)}images/${versioned(fileId)}${nameSegment(name)}`,
     spreadsheet: (templateId: string, checksum: string) => `${templateFolder(templateId)}spreadsheet-${checksum}`,
     legacySpreadsheet: (templateId: string) => `${templateFolder(templateId)}spreadsheet`,

@@ -16,6 +16,7 @@ import type { PortableSheet } from './pdf-worker.ts';
 import { readOutput } from './output-settings.ts';
 import { requireTemplate } from './service.ts';
 import { accountFor, type Principal } from '../../access/index.ts';
+import { previewWordTemplate } from './word-preview.ts';
 
 export const MAX_PREVIEW_ROWS = 20;
 
@@ -95,6 +96,8 @@ export async function previewTemplate(ctx: AppContext, principal: Principal, id:
   const ownerId = accountFor(principal, 'templates:read');
   const row = await requireTemplate(ctx, ownerId, id);
   if (row.is_encrypted) throw new SheafError('template/encrypted');
+  // A Word template's fields are in its document: the saved document is filled and printed.
+  if (row.template_type === 'sfdt') return previewWordTemplate(ctx, ownerId, row, request);
   if (request.placeholders.length === 0) throw new SheafError('merge/no-placeholders');
   const hasSheet = (await findSpreadsheetRow(ctx.db, ownerId, id)) !== undefined;
   const rows = hasSheet ? previewRows(await loadSheet(ctx, ownerId, id), request) : headingsOnly(request.placeholders);

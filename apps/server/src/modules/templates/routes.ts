@@ -8,6 +8,7 @@ import { deleteImage, uploadImage } from './images.ts';
 import { exportTemplate, importTemplate } from './portable.ts';
 import { toDetail } from './present.ts';
 import { previewTemplate } from './preview.ts';
+import { printedTemplate } from './printed.ts';
 import {
   createTemplate, decrypt, deleteTemplate, getDetail, replaceFile, replaceWordFile, savePlaceholders, saveSplitButtonSelection, templateFile, templateThumbnail,
   updateTemplate,
@@ -37,6 +38,11 @@ export function registerTemplateRoutes(app: FastifyInstance, ctx: AppContext): v
     const word = row.template_type === 'sfdt';
     const fileName = word ? `${row.name.replace(/\.[a-z]+$/i, '')}.docx` : row.name;
     return binary({ body: bytes, contentType: word ? DOCX_TYPE : 'application/pdf', fileName, etag: etag(row.checksum), size: bytes.length, cacheControl: 'private, no-cache' });
+  });
+
+  handle(app, routes.printedTemplate, async ({ principal, params }) => {
+    const { pdf, checksum } = await printedTemplate(ctx, principal, params.id);
+    return binary({ body: pdf, contentType: 'application/pdf', etag: etag(`${checksum}-printed`), size: pdf.length, cacheControl: 'private, no-cache' });
   });
 
   handle(app, routes.updateSfdt, async ({ principal, params, file }) => {

@@ -118,6 +118,8 @@ export async function createTemplate(ctx: AppContext, principal: Principal, inpu
     await ctx.blobs.deletePrefix(blobLayout.template.folder(id)).catch(() => undefined);
     throw error;
   }
+  // The print the upload made is the editor's pages (GET /templates/:id/printed), so it is kept.
+  if (word) await ctx.blobs.put(blobLayout.template.printed(id, checksum), word.pdf).catch(() => undefined);
   await thumbnailFor(ctx, ownerId, id, checksum, pdf);
   return requireTemplate(ctx, ownerId, id);
 }
@@ -245,8 +247,10 @@ export async function replaceWordFile(ctx: AppContext, principal: Principal, id:
     const switched = await ctx.db.transaction((tx) => updateTemplateFile(tx, ownerId, id, facts));
     if (!switched) throw new SheafError('template/not-found');
     const replaced = [blobLayout.template.file(id, switched.previous, 'sfdt'), blobLayout.template.thumbnail(id, switched.previousChecksum)];
+    if (switched.previousChecksum && switched.previousChecksum !== checksum) replaced.push(blobLayout.template.printed(id, switched.previousChecksum));
     return { result: undefined, replaced };
   }, async () => (await findTemplateFileId(ctx.db, ownerId, id)) === fileId);
+  await ctx.blobs.put(blobLayout.template.printed(id, checksum), word.pdf).catch(() => undefined);
   scheduleThumbnail(ctx, ownerId, id, checksum, word.pdf);
   return getDetail(ctx, principal, id);
 }

@@ -11,11 +11,15 @@ import { useTranslation } from 'react-i18next';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { closeTemplate, selectIsChanged } from './editorSlice.ts';
 import { saveEditorChanges } from './save.ts';
+import { discardWordEdits, hasWordEdits, useWordEdits } from '../wordEditor/wordEdits.ts';
 
 export default function UnsavedChangesGuard({ templateId }: { templateId: string }) {
   const { t } = useTranslation('editor');
   const dispatch = useAppDispatch();
-  const changed = useAppSelector(selectIsChanged);
+  const placeholdersChanged = useAppSelector(selectIsChanged);
+  // A Word template's unsaved document counts too (features/wordEditor).
+  useWordEdits();
+  const changed = placeholdersChanged || hasWordEdits(templateId);
   const [saving, setSaving] = useState(false);
   const blocker = useBlocker(({ currentLocation, nextLocation }) => changed && currentLocation.pathname !== nextLocation.pathname);
 
@@ -38,6 +42,7 @@ export default function UnsavedChangesGuard({ templateId }: { templateId: string
   };
   const discard = () => {
     dispatch(closeTemplate());
+    discardWordEdits(templateId);
     if (blocker.state === 'blocked') blocker.proceed();
   };
 

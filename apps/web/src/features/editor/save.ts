@@ -9,6 +9,7 @@ import { templateReceived } from '../wizard/templateDetail.ts';
 import { translateError } from '../../i18n/errors.ts';
 import { showSnackbar } from '../../app/snackbarSlice.ts';
 import { isChanged } from './history.ts';
+import { hasWordEdits, saveWordEdits } from '../wordEditor/wordEdits.ts';
 import { markSaved, savingFailed, savingStarted, type EditorState } from './editorSlice.ts';
 
 export type SaveResult = 'saved' | 'unchanged' | 'failed';
@@ -18,6 +19,8 @@ const inFlight = new Map<string, Promise<SaveResult>>();
 
 export function saveEditorChanges(templateId: string) {
   return async (dispatch: Dispatch<UnknownAction>, getState: () => { editor: EditorState }): Promise<SaveResult> => {
+    // A Word template's edits are its document's (features/wordEditor); it has no placeholders to save.
+    if (hasWordEdits(templateId)) return saveWordEdits(templateId)(dispatch);
     const running = inFlight.get(templateId);
     if (running) await running.catch(() => undefined);
     const doc = getState().editor.doc;

@@ -6,6 +6,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import DescriptionOutlinedIcon from '@mui/icons-material/DescriptionOutlined';
 import { Link as RouterLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { TemplateSummary } from '@sheaf/shared';
@@ -27,6 +28,10 @@ function TemplateFacts({ template }: { template: TemplateSummary }) {
   const running = template.merges.some(isMergeRunning);
   return (
     <>
+      {/* A Word template says so: its file is a DOCX, edited and merged as a document (docs/word-templates.md). */}
+      {template.templateType === 'sfdt' && (
+        <Chip size="small" variant="outlined" color="primary" icon={<DescriptionOutlinedIcon />} label={t('card.word')} sx={{ mb: 0.5, alignSelf: 'flex-start' }} />
+      )}
       {/* A locked PDF's pages are unknown until it is unlocked: say it is locked, not "0 pages". */}
       <Typography variant="body2" color="text.secondary" noWrap>
         {template.isEncrypted ? t('card.locked') : t('card.pages', { count: template.numPages })}

@@ -4,6 +4,7 @@
  * change is saved to the template at once (the parent does the saving). A plan that watermarks says so
  * here.
  */
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, FormControl, FormControlLabel, FormLabel, Radio, RadioGroup, Stack, Switch, Typography } from '@mui/material';
@@ -12,20 +13,23 @@ import { configQuery } from '../../api/routeQuery.ts';
 import { useCurrentUser } from '../auth/useCurrentUser.ts';
 import { planWatermark } from './watermarkNotice.ts';
 
-type Flags = Pick<TemplateOutputSettings, 'isCombinedOutput' | 'isKeepFormOutput' | 'isOnlyPlaceholdersOutput' | 'isTryRepair' | 'isCompressedOutput'>;
+type Flags = Pick<TemplateOutputSettings, 'isCombinedOutput' | 'isKeepFormOutput' | 'isOnlyPlaceholdersOutput' | 'isTryRepair' | 'isCompressedOutput' | 'isSfdtPdfOutput'>;
+type Switches = Exclude<keyof Flags, 'isSfdtPdfOutput'>;
 
 interface OutputOptionsProps {
   output: Flags;
   onChange: (patch: Partial<Flags>) => void;
   disabled?: boolean;
+  /** A Word template (docs/word-templates.md#merging): PDF or DOCX documents; the PDF-template options do not apply. */
+  word?: boolean;
 }
 
-export default function OutputOptions({ output, onChange, disabled = false }: OutputOptionsProps) {
+export default function OutputOptions({ output, onChange, disabled = false, word = false }: OutputOptionsProps) {
   const { t } = useTranslation('wizard');
   const me = useCurrentUser();
   const config = useQuery(configQuery());
   const watermark = planWatermark(me.data?.billingPlan, config.data?.edition);
-  const toggle = (key: keyof Flags, label: string, hint: string) => (
+  const toggle = (key: Switches, label: string, hint: string) => (
     <FormControlLabel
       control={<Switch checked={output[key]} onChange={(event) => onChange({ [key]: event.target.checked })} disabled={disabled} />}
       label={<span>{label}<Typography variant="body2" color="text.secondary" component="span" sx={{ display: 'block' }}>{hint}</Typography></span>}
@@ -47,6 +51,29 @@ export default function OutputOptions({ output, onChange, disabled = false }: Ou
           <FormControlLabel value="combined" control={<Radio />} label={t('output.combined')} />
         </RadioGroup>
       </FormControl>
+      {word && (
+        <FormControl disabled={disabled}>
+          <FormLabel id="wizard-output-format">{t('output.format')}</FormLabel>
+          <RadioGroup
+            aria-labelledby="wizard-output-format"
+            value={output.isSfdtPdfOutput === false ? 'docx' : 'pdf'}
+            onChange={(event) => onChange({ isSfdtPdfOutput: event.target.value === 'pdf' })}
+          >
+            <FormControlLabel value="pdf" control={<Radio />} label={t('output.formatPdf')} />
+            <FormControlLabel value="docx" control={<Radio />} label={t('output.formatDocx')} />
+          </RadioGroup>
+        </FormControl>
+      )}
+      {!word && <PdfTemplateOptions output={output} onChange={onChange} disabled={disabled} toggle={toggle} />}
+    </Stack>
+  );
+}
+
+/** The options of PDF templates only: what goes into the documents, form fields, repair, compression. */
+function PdfTemplateOptions({ output, onChange, disabled, toggle }: Required<Pick<OutputOptionsProps, 'output' | 'onChange' | 'disabled'>> & { toggle: (key: Switches, label: string, hint: string) => ReactNode }) {
+  const { t } = useTranslation('wizard');
+  return (
+    <>
       <FormControl disabled={disabled}>
         <FormLabel id="wizard-output-content">{t('output.content')}</FormLabel>
         <RadioGroup
@@ -61,6 +88,6 @@ export default function OutputOptions({ output, onChange, disabled = false }: Ou
       {toggle('isKeepFormOutput', t('output.keepForm'), t('output.keepFormHint'))}
       {toggle('isTryRepair', t('output.repair'), t('output.repairHint'))}
       {toggle('isCompressedOutput', t('output.compress'), t('output.compressHint'))}
-    </Stack>
+    </>
   );
 }

@@ -13,14 +13,17 @@ interface PasswordProtectionProps {
   onChange: (value: Protection) => void;
   onCommit: () => void;
   disabled?: boolean;
+  /** A short note under the title (a Word template: passwords protect PDF documents only). */
+  note?: string;
 }
 
-export default function PasswordProtection({ value, errors, onChange, onCommit, disabled = false }: PasswordProtectionProps) {
+export default function PasswordProtection({ value, errors, onChange, onCommit, disabled = false, note }: PasswordProtectionProps) {
   const { t } = useTranslation('wizard');
   return (
     <Stack spacing={1}>
       <Typography variant="subtitle1" component="h2">{t('password.title')}</Typography>
       <Typography variant="body2" color="text.secondary">{t('password.description', { example: '{{Name}}' })}</Typography>
+      {note && <Typography variant="body2" color="info.main" data-testid="password-note">{note}</Typography>}
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
         <TextField
           size="small"

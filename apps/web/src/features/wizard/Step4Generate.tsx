@@ -32,6 +32,7 @@ import { SendButtonLabel, SendHelperText } from '../email/SendLabels.tsx';
 import { useEmailActive, usePrepareEmail } from '../email/useEmailSettings.ts';
 
 const EMPTY_PROTECTION: Protection = { readPassword: '', modifyPassword: '' };
+const NO_PROBLEMS: ReturnType<typeof passwordProblems> = {};
 
 export default function Step4Generate() {
   const { t, i18n } = useTranslation(['wizard', 'errors']);
@@ -60,8 +61,11 @@ export default function Step4Generate() {
   const sheet = sheetBounds(excel);
   const headings = excel?.headers ?? [];
   const combined = output?.isCombinedOutput ?? false;
+  // A Word template makes PDFs or DOCX files; passwords protect PDFs only (docs/word-templates.md#merging).
+  const word = template?.templateType === 'sfdt';
+  const docxOutput = word && output?.isSfdtPdfOutput === false;
   const message = (problem: FieldProblem | null | undefined) => (problem ? translateCode(problem.code, problem.params, t) : undefined);
-  const problems = passwordProblems(protection, combined, headings);
+  const problems = docxOutput ? NO_PROBLEMS : passwordProblems(protection, combined, headings);
   const fileProblem = fileNameProblem(fileName, combined, headings);
   const hasErrors = problems.readPassword !== undefined || problems.modifyPassword !== undefined || fileProblem !== null;
   const noCredits = credits.data ? creditsVerdict(credits.data, count).kind === 'none' : false;
@@ -174,7 +178,7 @@ export default function Step4Generate() {
         <Grid size={{ xs: 12, md: 5 }}>
           <Stack spacing={3} divider={<Divider flexItem />}>
             <CreditsTable toBeUsed={count} />
-            <OutputOptions output={output} onChange={(patch) => void save(patch)} />
+            <OutputOptions output={output} onChange={(patch) => void save(patch)} word={word} />
           </Stack>
         </Grid>
         <Grid size={{ xs: 12, md: 7 }}>
@@ -186,6 +190,8 @@ export default function Step4Generate() {
               errors={{ readPassword: message(problems.readPassword), modifyPassword: message(problems.modifyPassword) }}
               onChange={setProtection}
               onCommit={commitProtection}
+              disabled={docxOutput}
+              note={word ? t(docxOutput ? 'password.docxNotProtected' : 'password.pdfOnly') : undefined}
             />
           </Stack>
         </Grid>

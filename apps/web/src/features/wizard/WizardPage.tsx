@@ -1,6 +1,7 @@
 /**
  * /wizard/:templateId — the four-step merge wizard (docs/web-app.md#wizard). The id is 'new' or 20
- * letters and digits (anything else goes home). Step 2 is the placeholder editor; the others live here.
+ * letters and digits (anything else goes home). Step 2 is the placeholder editor (a Word template's: the
+ * document editor of features/wordEditor); the others live here.
  */
 import { useEffect } from 'react';
 import { Navigate, useParams } from 'react-router';
@@ -9,6 +10,7 @@ import { Alert, Box, Button, CircularProgress, Container } from '@mui/material';
 import { isValidId } from '@sheaf/shared';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import PlaceholderEditor from '../editor/PlaceholderEditor.tsx';
+import WordEditor from '../wordEditor/WordEditor.tsx';
 import { useWizardDetail } from './templateDetail.ts';
 import EncryptedTemplateDialog from './EncryptedTemplateDialog.tsx';
 import NoMatchingPlaceholdersDialog from './NoMatchingPlaceholdersDialog.tsx';
@@ -29,6 +31,8 @@ function StepContent({ isNew }: { isNew: boolean }) {
   const template = useWizardDetail();
   const excel = template?.excel ?? null;
   if (step === 0 || !template) return <Step1Template isNew={isNew} />;
+  // A Word template's fields are typed into its document (docs/word-templates.md#editing-in-the-browser).
+  if (step === 1 && template.templateType === 'sfdt') return <WordEditor key={template.id} template={template} excel={excel && !excel.message ? excel : null} />;
   if (step === 1) return <PlaceholderEditor template={template} excel={excel && !excel.message ? excel : null} />;
   if (step === 2) return <Step3Spreadsheet />;
   return <Step4Generate key={template.id} />;

@@ -44,7 +44,9 @@ export function buildMergeRequest(input: {
     isCompressedOutput: output.isCompressedOutput,
     // File names only matter for separate documents.
     ...(!output.isCombinedOutput && pattern !== '' ? { fileNamePattern: pattern } : {}),
-    passwordProtection: normalizedProtection(output.passwordProtection),
+    // Word templates (docs/word-templates.md#merging): PDFs unless DOCX was chosen; DOCX files carry no password.
+    passwordProtection: output.isSfdtPdfOutput === false ? null : normalizedProtection(output.passwordProtection),
+    ...(output.isSfdtPdfOutput !== undefined ? { isSfdtPdfOutput: output.isSfdtPdfOutput } : {}),
     rowsData: rowsData(input.selection, input.sheet),
     ...(input.limitToCredits ? { limitToCredits: true } : {}),
   };

@@ -57,8 +57,11 @@ export function changeStep(to: number) {
       const template = wizardDetailNow(now.templateId);
       if (now.activeStep !== start.activeStep || now.templateId !== templateId || !template) return { kind: 'stale' };
       const placeholders = template.placeholders;
-      if (decision.verifyPlaceholders && placeholders.length === 0) return { kind: 'blocked', reason: 'merge/no-placeholders' };
-      if (decision.verifyMatching && noPlaceholderMatches(placeholders, template.excel?.headers ?? [])) {
+      // A Word template's fields are in its document; the server checks them against the headings when
+      // the merge starts (docs/word-templates.md#merging).
+      const word = template.templateType === 'sfdt';
+      if (decision.verifyPlaceholders && !word && placeholders.length === 0) return { kind: 'blocked', reason: 'merge/no-placeholders' };
+      if (decision.verifyMatching && !word && noPlaceholderMatches(placeholders, template.excel?.headers ?? [])) {
         dispatch(setNoMatchingDialog(true));
         return { kind: 'noMatching' };
       }

@@ -9,7 +9,8 @@ import type { ErrorCode, ErrorParams } from '@sheaf/shared';
 export type UploadKind = 'template' | 'sheet';
 
 export const ACCEPTED_EXTENSIONS: Record<UploadKind, readonly string[]> = {
-  template: ['.pdf'],
+  // A PDF, or a word-processor document (docs/word-templates.md#uploading): the server converts it to DOCX.
+  template: ['.pdf', '.docx', '.dotx', '.docm', '.dotm', '.doc', '.dot', '.rtf', '.odt', '.fodt', '.txt', '.xml'],
   sheet: ['.xlsx', '.xlsm', '.xls', '.ods', '.csv'],
 };
 

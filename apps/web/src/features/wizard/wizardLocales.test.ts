@@ -24,10 +24,10 @@ function keysUsedInCode(): string[] {
 
 // Identical to English on purpose: a symbol-only pattern, or a word the language shares.
 const SAME_AS_ENGLISH: Record<string, string[]> = {
-  de: [],
-  fr: ['template.pages_one', 'template.pages_other', 'output.kind'],
-  es: ['credits.plan'],
-  zh: [],
+  de: ['output.format', 'output.formatPdf'],
+  fr: ['template.pages_one', 'template.pages_other', 'output.kind', 'output.format', 'output.formatPdf'],
+  es: ['credits.plan', 'output.formatPdf'],
+  zh: ['output.formatPdf'],
 };
 
 describe('wizard translations', () => {

@@ -1,0 +1,178 @@
+/**
+ * A Word template through the built app as a person uses it (docs/word-templates.md): upload a DOCX
+ * at step 1, see its printed pages at step 2, attach a CSV at step 3, come back to step 2, find the
+ * greeting with the search, insert two fields from the headings at the cursor, save (the pages are
+ * printed again), preview real rows, then generate PDFs and DOCX files at step 4 and read each
+ * document back. Axe checks the editor and step 4. Screenshots: e2e/screenshots/word-*.png.
+ * The steps run in order on one page; once one fails, the later ones are skipped.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, newContext, screenshot, startApp, type RunningApp } from './support/app.ts';
+import { seriousViolations } from './support/axe.ts';
+import { pdfText, saveDownload, signUp, tempFile, unzip } from './support/flows.ts';
+
+const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
+/** A letter as Word writes it: the greeting in bold Georgia (two spaces wait for two fields), a closing line. */
+function letter(): Uint8Array {
+  const bold = '<w:rPr><w:rFonts w:ascii="Georgia" w:hAnsi="Georgia"/><w:b/></w:rPr>';
+  return zipSync({
+    '[Content_Types].xml': strToU8('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>'),
+    '_rels/.rels': strToU8('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>'),
+    'word/document.xml': strToU8(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="${W}"><w:body>`
+      + `<w:p><w:r>${bold}<w:t xml:space="preserve">Dear  ,</w:t></w:r></w:p>`
+      + '<w:p><w:r><w:t>Thank you for your order.</w:t></w:r></w:p>'
+      + '<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440"/></w:sectPr></w:body></w:document>'),
+  });
+}
+const CSV = 'First,Last\nAda,Lovelace\nGrace,Hopper\n';
+const ROWS = [{ first: 'Ada', last: 'Lovelace' }, { first: 'Grace', last: 'Hopper' }];
+
+let app: RunningApp;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let broken = false;
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+  context = await newContext(browser);
+  page = await context.newPage();
+  page.setDefaultTimeout(60_000);
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await app?.stop();
+});
+
+beforeEach((test) => {
+  if (broken) test.skip();
+  onTestFailed(async () => {
+    broken = true;
+    await screenshot(page, 'word-failure');
+  });
+});
+
+async function shot(name: string): Promise<void> {
+  await page.evaluate('window.scrollTo(0, 0)');
+  await screenshot(page, name);
+}
+
+const bar = () => page.getByRole('navigation', { name: 'Wizard navigation' });
+const greeting = () => page.getByTestId('word-paragraph').first();
+const printedPage = () => page.getByRole('img', { name: 'Page 1 as printed' });
+
+/** Generates with the current options and downloads the result from the completed view. */
+async function generateAndDownload(): Promise<string> {
+  await page.getByRole('button', { name: 'Generate 2 documents' }).click();
+  const completed = page.getByTestId('merge-completed');
+  await completed.getByText('2 documents were generated.').waitFor({ timeout: 150_000 });
+  const [download] = await Promise.all([page.waitForEvent('download'), completed.getByRole('link', { name: 'Download' }).click()]);
+  return saveDownload(download);
+}
+
+describe('a Word template in the browser', { timeout: 180_000 }, () => {
+  it('uploads a DOCX at step 1 and shows its printed pages and text at step 2', async () => {
+    await signUp(page, app.url);
+    await page.getByRole('link', { name: 'Create mail merge' }).click();
+    await page.getByLabel('Drop your PDF or Word template here').setInputFiles(await tempFile('Letter.docx', letter()));
+    await page.getByRole('heading', { name: 'Edit the Word document' }).waitFor();
+    expect(page.url()).toMatch(/\/wizard\/[A-Za-z0-9]{20}\?step=2$/);
+    await printedPage().waitFor();
+    expect(await greeting().getAttribute('aria-label')).toBe('Paragraph 1: Dear  ,');
+    // No sheet yet: a field can be typed by name; the cursor must be placed first.
+    await page.getByTestId('word-no-caret').waitFor();
+    await shot('word-1-editor-empty');
+  });
+
+  it('takes a CSV at step 3, whose headings step 2 then lists', async () => {
+    await bar().getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('heading', { name: 'Spreadsheet', level: 1 }).waitFor();
+    await page.getByLabel('Drop your spreadsheet here').setInputFiles(await tempFile('people.csv', strToU8(CSV)));
+    await page.getByTestId('current-spreadsheet').getByText('2 data rows').waitFor();
+    await bar().getByRole('button', { name: 'Back' }).click();
+    await page.getByRole('heading', { name: 'Edit the Word document' }).waitFor();
+    await page.getByRole('button', { name: 'Insert {{First}} at the cursor' }).waitFor();
+  });
+
+  it('finds the greeting, inserts {{First}} and {{Last}} at the cursor and saves; the pages are printed again', async () => {
+    const search = page.getByLabel('Search the text');
+    await search.fill('dear ');
+    await page.getByTestId('word-search-count').getByText('1 match').waitFor();
+    // Enter goes to the match: the cursor stands after "Dear ".
+    await search.press('Enter');
+    await page.getByTestId('word-caret').waitFor();
+    await page.getByRole('button', { name: 'Insert {{First}} at the cursor' }).click();
+    await expect.poll(() => greeting().getAttribute('aria-label')).toBe('Paragraph 1: Dear {{First}} ,');
+    // The arrow key moves the cursor past the second space.
+    await greeting().focus();
+    await page.keyboard.press('ArrowRight');
+    await page.getByRole('button', { name: 'Insert {{Last}} at the cursor' }).click();
+    await expect.poll(() => greeting().getAttribute('aria-label')).toBe('Paragraph 1: Dear {{First}} {{Last}},');
+    await page.getByTestId('word-save-state').getByText('Unsaved changes').waitFor();
+    await page.getByTestId('word-pages-stale').waitFor();
+    await search.fill('');
+    await shot('word-2-editor-fields');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    const reprinted = page.waitForResponse((response) => response.url().includes('/printed') && response.status() === 200);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('The document was saved.').waitFor();
+    await page.getByTestId('word-save-state').getByText('All changes saved').waitFor();
+    await reprinted;
+    await printedPage().waitFor();
+    await page.getByTestId('word-pages-stale').waitFor({ state: 'detached' });
+  });
+
+  it('previews the first rows filled into the document', async () => {
+    await page.getByRole('button', { name: 'Preview' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Preview' });
+    await dialog.getByRole('img', { name: 'Preview page 2' }).waitFor({ timeout: 120_000 });
+    await screenshot(page, 'word-3-preview');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('offers PDF or Word documents at step 4, without the PDF-template options, and makes one PDF per row', async () => {
+    await bar().getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('heading', { name: 'Spreadsheet', level: 1 }).waitFor();
+    await bar().getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('heading', { name: 'Generate documents' }).waitFor();
+    expect(await page.getByRole('radio', { name: 'PDF', exact: true }).isChecked()).toBe(true);
+    expect(await page.getByText('Repair PDF').count()).toBe(0);
+    await page.getByTestId('password-note').getByText('Passwords protect PDF documents only.').waitFor();
+    await shot('word-4-options');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    const zip = await generateAndDownload();
+    const files = await unzip(zip);
+    expect(files.map((file) => path.basename(file)).sort()).toEqual(['document-2.pdf', 'document-3.pdf']);
+    for (const [index, row] of ROWS.entries()) {
+      const text = (await pdfText(files.find((file) => path.basename(file) === `document-${index + 2}.pdf`)!)).replace(/\s+/g, ' ');
+      expect(text).toContain(`Dear ${row.first} ${row.last},`);
+      for (const other of ROWS.filter((candidate) => candidate !== row)) expect(text).not.toContain(other.first);
+    }
+  });
+
+  it('makes Word documents (DOCX) when asked, passwords then not offered', async () => {
+    await page.getByTestId('merge-completed').getByRole('button', { name: 'Generate again' }).click();
+    await page.getByRole('radio', { name: 'Word documents (DOCX)' }).check();
+    await page.getByTestId('password-note').getByText(/cannot be password protected/).waitFor();
+    expect(await page.getByLabel('Password to open').isDisabled()).toBe(true);
+    const zip = await generateAndDownload();
+    const files = await unzip(zip);
+    expect(files.map((file) => path.basename(file)).sort()).toEqual(['document-2.docx', 'document-3.docx']);
+    for (const [index, row] of ROWS.entries()) {
+      const parts = unzipSync(await readFile(files.find((file) => path.basename(file) === `document-${index + 2}.docx`)!));
+      const xml = strFromU8(parts['word/document.xml']!);
+      expect(xml.replace(/<[^>]+>/g, '')).toContain(`Dear ${row.first} ${row.last},`);
+      // The fields took the greeting's bold Georgia.
+      expect(xml).toMatch(new RegExp(`<w:r>(?:(?!</w:r>).)*<w:b/>(?:(?!</w:r>).)*>${row.first}<`));
+    }
+  });
+});
