@@ -99,13 +99,23 @@ export function oneLine(text: string): string {
 /** Writes entries as JSON lines to a file, with backpressure. */
 export class IndexFileWriter {
   private readonly stream: WriteStream;
+  private failure: Error | undefined;
   constructor(file: string) {
     this.stream = createWriteStream(file);
+    // A write that fails (a full disk, or one in flight when the merge was stopped and the writer
+    // destroyed) must reach the merge as an error, never the process as an uncaught 'error' event.
+    this.stream.on('error', (error) => {
+      this.failure ??= error;
+    });
   }
   async write(entry: IndexEntry): Promise<void> {
+    if (this.failure) throw this.failure;
+    if (this.stream.destroyed) throw new Error('the document index was closed');
+    // events.once rejects when the stream fails while waited on.
     if (!this.stream.write(`${JSON.stringify(entry)}\n`)) await once(this.stream, 'drain');
   }
   async close(): Promise<void> {
+    if (this.failure) throw this.failure;
     this.stream.end();
     await once(this.stream, 'finish');
   }
