@@ -15,9 +15,11 @@ interface FileNamePatternProps {
   onCommit: (value: string) => void;
   error: string | null;
   disabled: boolean;
+  /** Added to each name: .pdf, or .docx for a Word template's DOCX output. */
+  extension?: '.pdf' | '.docx';
 }
 
-export default function FileNamePattern({ value, headings, onChange, onCommit, error, disabled }: FileNamePatternProps) {
+export default function FileNamePattern({ value, headings, onChange, onCommit, error, disabled, extension = '.pdf' }: FileNamePatternProps) {
   const { t } = useTranslation('wizard');
   const input = useRef<HTMLInputElement>(null);
 
@@ -46,7 +48,7 @@ export default function FileNamePattern({ value, headings, onChange, onCommit, e
         inputRef={input}
         disabled={disabled}
         error={error !== null}
-        helperText={error ?? (disabled ? t('fileName.combinedHint') : t('fileName.hint'))}
+        helperText={error ?? (disabled ? t('fileName.combinedHint') : t('fileName.hint', { extension }))}
         placeholder="{{Last}}-{{First}}"
         sx={{ maxWidth: 520 }}
       />

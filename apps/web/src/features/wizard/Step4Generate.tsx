@@ -184,7 +184,7 @@ export default function Step4Generate() {
         <Grid size={{ xs: 12, md: 7 }}>
           <Stack spacing={3} divider={<Divider flexItem />}>
             <RowsSelection selection={selection} sheet={sheet} count={count} onChange={(patch) => dispatch(rowSelectionChanged(patch))} />
-            <FileNamePattern value={fileName} headings={headings} onChange={setFileName} onCommit={commitFileName} error={message(fileProblem) ?? null} disabled={combined} />
+            <FileNamePattern value={fileName} headings={headings} onChange={setFileName} onCommit={commitFileName} error={message(fileProblem) ?? null} disabled={combined} extension={docxOutput ? '.docx' : '.pdf'} />
             <PasswordProtection
               value={protection}
               errors={{ readPassword: message(problems.readPassword), modifyPassword: message(problems.modifyPassword) }}
