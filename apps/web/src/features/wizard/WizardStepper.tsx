@@ -11,7 +11,10 @@ export default function WizardStepper() {
   const { t } = useTranslation('wizard');
   const runStep = useRunStep();
   const wizard = useAppSelector((state) => state.wizard);
-  const context = stepContext(wizard, useWizardDetail());
+  const detail = useWizardDetail();
+  const context = stepContext(wizard, detail);
+  // A Word template's fields are in its document: step 2 edits them, there are no placeholders.
+  const word = detail?.templateType === 'sfdt';
   const running = isMergeRunning(wizard.mailMergeStatus);
   return (
     <Stepper nonLinear activeStep={wizard.activeStep} alternativeLabel sx={{ mb: 3 }} aria-label={t('steps.label')}>
@@ -24,7 +27,7 @@ export default function WizardStepper() {
               disabled={index === wizard.activeStep || blocked || running || wizard.stepChanging}
               aria-current={index === wizard.activeStep ? 'step' : undefined}
             >
-              {t(`steps.${name}`)}
+              {t(`steps.${word && name === 'placeholders' ? 'fields' : name}`)}
             </StepButton>
           </Step>
         );
