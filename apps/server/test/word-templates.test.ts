@@ -77,6 +77,12 @@ describe.skipIf(!hasOffice)('Word templates', () => {
     expect(copy.json).toMatchObject({ templateType: 'sfdt', name: 'Letter.rtf', checksum: detail.checksum });
     const copied = await server.inject('GET', `/templates/${(copy.json as TemplateDetail).id}/download`, { token: owner.token });
     expect(docxText(copied.body)).toContain('Dear {{First}} {{Last}}');
+    // Exported to a .sheaf.json file and imported: a Word template again, with the same document.
+    const exported = await server.inject('GET', `/templates/${templateId}/export`, { token: owner.token });
+    expect(exported.status).toBe(200);
+    const imported = await server.inject('POST', '/templates/import', { token: owner.token, file: { name: 'Letter.sheaf.json', bytes: Buffer.from(exported.body), type: 'application/json' } });
+    expect(imported.status, JSON.stringify(imported.json)).toBe(201);
+    expect(imported.json).toMatchObject({ templateType: 'sfdt', name: 'Letter.rtf', checksum: detail.checksum });
   });
 
   it('makes one DOCX per row, each with its own values in the body and the header', async () => {

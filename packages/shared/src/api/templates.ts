@@ -158,8 +158,12 @@ export const TemplateExportSchema = z.object({
   placeholders: PlaceholderListSchema,
   headersRowNo: z.number().int().min(1),
   output: TemplateOutputSettingsSchema,
-  /** base64 */
+  /** 'sfdt': a Word template, its document in `docx` (absent: a PDF template, as version 1 files were). */
+  templateType: z.enum(['pdf', 'sfdt']).optional(),
+  /** base64 of the PDF ('' for a Word template) */
   pdf: z.string(),
+  /** base64 of a Word template's DOCX */
+  docx: z.string().optional(),
   images: z.array(z.object({ name: z.string(), data: z.string() })),
 });
 export type TemplateExport = z.infer<typeof TemplateExportSchema>;

@@ -1,5 +1,5 @@
 /**
- * A template as one portable `.sheaf.json` file (PDF and images in base64; no spreadsheet and no
+ * A template as one portable `.sheaf.json` file (the PDF or a Word template's DOCX, and images, in base64; no spreadsheet and no
  * passwords), and its import into any account as a new template.
  */
 import { SheafError, TemplateExportSchema, type TemplateExport } from '@sheaf/shared';
@@ -25,7 +25,9 @@ export async function exportTemplate(ctx: AppContext, principal: Principal, id: 
     placeholders: row.placeholders,
     headersRowNo: row.headers_row_no,
     output: { ...readOutput(ctx.config.encryptionKey, row.output), passwordProtection: null },
-    pdf: base64(await readTemplatePdf(ctx, row)),
+    ...(row.template_type === 'sfdt'
+      ? { templateType: 'sfdt' as const, pdf: '', docx: base64(await readTemplatePdf(ctx, row)) }
+      : { pdf: base64(await readTemplatePdf(ctx, row)) }),
     images: [...images].map(([name, bytes]) => ({ name, data: base64(bytes) })),
   };
   return { fileName: `${exportBaseName(row)}.sheaf.json`, bytes: new TextEncoder().encode(JSON.stringify(exported)) };
@@ -54,19 +56,23 @@ function decodeBase64(text: string): Uint8Array {
   return new Uint8Array(Buffer.from(text, 'base64'));
 }
 
-/** The PDF is checked like an upload; images like image uploads. */
+/** The PDF or DOCX is checked like an upload; images like image uploads. */
 export async function importTemplate(ctx: AppContext, principal: Principal, bytes: Uint8Array): Promise<TemplateRow> {
   const ownerId = accountFor(principal, 'templates:write');
   const exported = parseExport(bytes);
-  const pdf = decodeBase64(exported.pdf);
+  const word = exported.templateType === 'sfdt';
+  if (word && !exported.docx) throw new SheafError('template/import-invalid');
+  const file = decodeBase64(word ? exported.docx! : exported.pdf);
   // Every image is checked before anything is stored, so a bad file leaves no half-imported template.
   const images = exported.images.map((image) => {
     const imageBytes = decodeBase64(image.data);
     return { name: checkImage(image.name, imageBytes), bytes: imageBytes };
   });
   const row = await createTemplate(ctx, principal, {
-    bytes: pdf,
+    bytes: file,
     name: exported.name,
+    // The type is the export's, not the name's: a Word template named "Letter.rtf" is stored as DOCX.
+    fileName: word ? 'template.docx' : 'template.pdf',
     customName: exported.customName,
     placeholders: exported.placeholders,
     headersRowNo: exported.headersRowNo,
