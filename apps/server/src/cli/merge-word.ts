@@ -4,11 +4,14 @@
  * read by the engine as they are; the other types are converted to DOCX first by LibreOffice, which
  * also makes PDF output in batches, as the server does (merge-output/word-documents.ts).
  */
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { SheafError, type RowSelection } from '@sheaf/shared';
 import { isWordSourceType, libreOfficeInstalled, OfficeConverter } from '../adapters/office/index.ts';
 import { formatBytes, invalidInput, parseOptions, passwordProtectionOf, readInput, seconds, type MergeFlags } from './merge-flags.ts';
 import { progressBar } from './progress.ts';
+
+const CONVERSIONS = Math.min(2, availableParallelism());
 
 /** The template types taken, as the server's uploads (docs/word-templates.md#uploading). */
 const WORD_TEMPLATE_TYPES = new Set(['docx', 'dotx', 'docm', 'dotm', 'doc', 'dot', 'rtf', 'txt', 'xml', 'odt', 'fodt']);
@@ -55,7 +58,8 @@ export async function runWordMerge(templatePath: string, dataPath: string, flags
   let office: OfficeConverter | undefined;
   const converter = () => {
     if (!libreOfficeInstalled()) throw new SheafError('template/office-unavailable');
-    return (office ??= new OfficeConverter({ size: 1 }));
+    // One LibreOffice per core, at most two: PDF batches convert side by side (merge-output/word-documents.ts).
+    return (office ??= new OfficeConverter({ size: CONVERSIONS }));
   };
   const toPdf = (docx: Uint8Array) => converter().toPdf(docx);
   try {
@@ -84,7 +88,7 @@ export async function runWordMerge(templatePath: string, dataPath: string, flags
       progress.finish(`${merge.rowCount} rows -> ${flags.out} (${formatBytes(bytes)}) in ${seconds(started)}`);
     } else {
       const progress = progressBar(merge.documentCount, 'documents');
-      const { documents, bytes } = await writeZip(flags.out, wordDocuments(merge, toPdf), (done) => progress.tick(done));
+      const { documents, bytes } = await writeZip(flags.out, wordDocuments(merge, toPdf, 0, CONVERSIONS), (done) => progress.tick(done));
       progress.finish(`${documents} documents -> ${flags.out} (${formatBytes(bytes)}) in ${seconds(started)}`);
     }
     return 0;

@@ -130,6 +130,11 @@ export class OfficeConverter {
     await Promise.all(processes.map((process) => process.exited));
   }
 
+  /** How many conversions may run at once (the most warm processes kept). */
+  get size(): number {
+    return this.options.size;
+  }
+
   /** How many LibreOffice processes are running now. */
   get running(): number {
     return this.processes.length;

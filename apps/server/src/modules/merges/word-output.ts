@@ -39,7 +39,7 @@ export async function prepareWordMergeOf(ctx: AppContext, row: MergeRow, docx: U
 
 /** The separate documents from `start`, as the ZIP writer takes them. */
 export function wordDocumentsOf(ctx: AppContext, merge: PreparedWordMerge, start: number): AsyncGenerator<OutputDocument> {
-  return wordDocuments(merge, (docx) => ctx.office.toPdf(docx), start);
+  return wordDocuments(merge, (docx) => ctx.office.toPdf(docx), start, ctx.office.size);
 }
 
 /** The combined document (every row one after another) written to `file`. */
