@@ -27,15 +27,15 @@ async function uploadAndWait(page: Page, label: string, file: string | { name: s
 }
 
 describe('wizard upload errors', { timeout: TEST_TIMEOUT }, () => {
-  it('step 1 refuses a file that is not a PDF, by its name and by its content', async () => {
+  it('step 1 refuses a file that is neither a PDF nor a word-processor document, by its name and by its content', async () => {
     const page = await signedInPage();
     await page.goto(`${session.app.url}/wizard/new`);
     const dropLabel = await en('wizard', 'template.dropLabel');
     const wrongType = await en('errors', 'template/wrong-type');
     expect(wrongType).toBe(ERROR_MESSAGES['template/wrong-type']);
 
-    // A Word document: refused before anything is sent.
-    await page.getByLabel(dropLabel, { exact: true }).setInputFiles(fixture('document.docx'));
+    // A picture: refused before anything is sent (Word documents are templates too now).
+    await page.getByLabel(dropLabel, { exact: true }).setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: await readFile(fixture('random.bin')) });
     const alert = page.getByRole('main').getByRole('alert');
     await alert.filter({ hasText: wrongType }).waitFor();
     expect(await alert.innerText()).toBe(wrongType);
