@@ -106,3 +106,14 @@ function inflateWithin(data: Uint8Array, name: string, left: number, limit: numb
   }
   return chunks.length === 1 ? chunks[0]! : concatBytes(chunks);
 }
+
+/** The part a relationship's target names, from the folder of the part that holds it ("word/" + "../x.xml" -> "x.xml"). */
+export function resolvePartTarget(folder: string, target: string): string {
+  if (target.startsWith('/')) return target.slice(1);
+  const out: string[] = [];
+  for (const piece of (folder + target).split('/')) {
+    if (piece === '..') out.pop();
+    else if (piece !== '.' && piece !== '') out.push(piece);
+  }
+  return out.join('/');
+}

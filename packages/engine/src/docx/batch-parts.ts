@@ -9,6 +9,7 @@ import type { SheetData } from '../sheet/types.ts';
 import { renderMarked, type IdSpans, type RowContext, type Slot } from './batch-ids.ts';
 import { fillSegments, type PictureWriter, type Segment } from './compile.ts';
 import type { DocumentPictures } from './images.ts';
+import { resolvePartTarget } from './archive.ts';
 import { packEntry, type PackedEntry } from './pack.ts';
 import { attribute, notDocx, tokenize } from './xml.ts';
 
@@ -82,7 +83,7 @@ export function planRowParts(parts: readonly BatchPart[]): RowParts {
     if ((token.kind !== 'empty' && token.kind !== 'open') || !/(^|:)Relationship$/.test(token.name)) continue;
     const [id, type, target] = ['Id', 'Type', 'Target'].map((name) => attribute(token.raw, name, relationshipsName));
     if (!id || !type || !target || attribute(token.raw, 'TargetMode', relationshipsName) === 'External') continue;
-    const name = target.startsWith('/') ? target.slice(1) : normalise(folder + target);
+    const name = resolvePartTarget(folder, target);
     const part = byName.get(name.toLowerCase());
     if (!part?.segments) {
       if (part && NOTES.test(type)) notes.set(part.name, { segments: [partText(part)] });
@@ -117,16 +118,6 @@ export function planRowParts(parts: readonly BatchPart[]): RowParts {
       return entries;
     },
   };
-}
-
-/** "word/sub/../header1.xml" -> "word/header1.xml". */
-function normalise(path: string): string {
-  const out: string[] = [];
-  for (const piece of path.split('/')) {
-    if (piece === '..') out.pop();
-    else if (piece !== '.' && piece !== '') out.push(piece);
-  }
-  return out.join('/');
 }
 
 function fillMarked(segments: readonly Segment[], sheet: SheetData, rows: readonly number[], context: RowContext, slots: readonly Slot[], pictures?: PictureWriter): string {

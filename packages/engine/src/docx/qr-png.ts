@@ -5,10 +5,8 @@
  * in Word as one object. Each module is 10 x 10 pixels, so the code stays sharp at any print size
  * without relying on the renderer's scaling, with the quiet zone of 4 modules scanners need.
  */
-import { SheafError } from '@sheaf/shared';
-import { create } from 'qrcode/lib/core/qrcode.js';
 import { zlibSync } from 'fflate';
-import { QR_MAX_BYTES, type QrErrorCorrection } from '../qr/index.ts';
+import { qrModules, type QrErrorCorrection } from '../qr/index.ts';
 import { crc32 } from '../zip/crc32.ts';
 
 export const QR_PIXELS_PER_MODULE = 10;
@@ -20,16 +18,7 @@ const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
  * throws merge/qr-too-long.
  */
 export function qrCodePng(text: string, level: QrErrorCorrection = 'M'): Uint8Array {
-  let modules: { size: number; data: Uint8Array };
-  try {
-    modules = create(text, { errorCorrectionLevel: level }).modules;
-  } catch (error) {
-    if (error instanceof Error && /too big/.test(error.message)) {
-      throw new SheafError('merge/qr-too-long', { length: text.length, max: QR_MAX_BYTES[level], level }, { cause: error });
-    }
-    throw error;
-  }
-  const { size, data } = modules;
+  const { size, data } = qrModules(text, level);
   const side = (size + 2 * QUIET_ZONE_MODULES) * QR_PIXELS_PER_MODULE;
   const stride = Math.ceil(side / 8) + 1; // a filter byte (0: none), then the row's bits
   const raw = new Uint8Array(stride * side);

@@ -5,7 +5,7 @@
  * print on every page, so the watermark does too, in the DOCX and in the PDF LibreOffice prints.
  * Applied to the template's parts once per merge, before they are compiled.
  */
-import type { DocxPart } from './archive.ts';
+import { resolvePartTarget, type DocxPart } from './archive.ts';
 import { attribute, escapeAttribute, notDocx, tokenize, type Token } from './xml.ts';
 
 const HEADER_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.header+xml';
@@ -105,23 +105,13 @@ function relationshipsOf(xml: string, partName: string, folder: string): Relatio
     if ((token.kind !== 'empty' && token.kind !== 'open') || !/(^|:)Relationship$/.test(token.name)) continue;
     const [id, type, target] = ['Id', 'Type', 'Target'].map((name) => attribute(token.raw, name, partName));
     if (!id || !type || !target || attribute(token.raw, 'TargetMode', partName) === 'External') continue;
-    found.push({ id, type, part: target.startsWith('/') ? target.slice(1) : normalise(folder + target) });
+    found.push({ id, type, part: resolvePartTarget(folder, target) });
   }
   return found;
 }
 
 function withRelationship(xml: string, id: string, target: string): string {
   return xml.replace(/<\/(\w+:)?Relationships>\s*$/, (end) => `<Relationship Id="${id}" Type="${HEADER_RELATIONSHIP}" Target="${escapeAttribute(target)}"/>${end}`);
-}
-
-/** "word/sub/../header1.xml" -> "word/header1.xml". */
-function normalise(path: string): string {
-  const out: string[] = [];
-  for (const piece of path.split('/')) {
-    if (piece === '..') out.pop();
-    else if (piece !== '.' && piece !== '') out.push(piece);
-  }
-  return out.join('/');
 }
 
 function unique(base: string, taken: (candidate: string) => boolean): string {

@@ -1,1 +1,1 @@
-export { QR_MAX_BYTES, fitsQrCode, qrCodeOperators, type QrBox, type QrErrorCorrection, type QrOptions } from './qrCodeOperators.ts';
+export { QR_MAX_BYTES, fitsQrCode, qrCodeOperators, qrModules, type QrBox, type QrErrorCorrection, type QrOptions } from './qrCodeOperators.ts';

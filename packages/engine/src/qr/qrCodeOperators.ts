@@ -59,6 +59,21 @@ export function fitsQrCode(text: string, level: QrErrorCorrection = 'M'): boolea
 }
 
 /**
+ * The QR code's modules (size x size, 1 = dark), for PDF operators here and the PNG of Word templates.
+ * Text too long for any QR code version throws SheafError 'merge/qr-too-long'.
+ */
+export function qrModules(text: string, level: QrErrorCorrection): { size: number; data: Uint8Array } {
+  try {
+    return create(text, { errorCorrectionLevel: level }).modules;
+  } catch (error) {
+    if (error instanceof Error && /too big/.test(error.message)) {
+      throw new SheafError('merge/qr-too-long', { length: text.length, max: QR_MAX_BYTES[level], level }, { cause: error });
+    }
+    throw error;
+  }
+}
+
+/**
  * A QR code as PDF content-stream operators: one path of rectangles for the dark modules (each run of
  * dark modules in a row is one rectangle), filled once. The symbol is square, centred in the box, and
  * keeps a quiet zone of 4 modules inside it; the light modules are left unpainted unless `opaque`.
@@ -66,18 +81,7 @@ export function fitsQrCode(text: string, level: QrErrorCorrection = 'M'): boolea
  */
 export function qrCodeOperators(text: string, box: QrBox, options: QrOptions = {}): string {
   if (text === '') return '';
-  const level = options.errorCorrection ?? 'M';
-  let modules: { size: number; data: Uint8Array };
-  try {
-    modules = create(text, { errorCorrectionLevel: level }).modules;
-  } catch (error) {
-    if (error instanceof Error && /too big/.test(error.message)) {
-      throw new SheafError('merge/qr-too-long', { length: text.length, max: QR_MAX_BYTES[level], level }, { cause: error });
-    }
-    throw error;
-  }
-
-  const { size, data } = modules;
+  const { size, data } = qrModules(text, options.errorCorrection ?? 'M');
   const side = Math.min(box.width, box.height);
   const moduleSize = side / (size + 2 * QUIET_ZONE_MODULES);
   const left = box.x + (box.width - side) / 2 + QUIET_ZONE_MODULES * moduleSize;
