@@ -5,7 +5,7 @@
  * in a child process (pdf-tasks.ts): a hostile template must not stall the server's event loop.
  */
 import { sheetFromTable, type CellValue, type SheetData } from '@sheaf/engine';
-import { entitlements, FREE_PLAN_WATERMARK, rangeBounds, SheafError, type Placeholder } from '@sheaf/shared';
+import { entitlements, FREE_PLAN_WATERMARK, SheafError, type Placeholder } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
 import { loadUserFonts } from '../fonts/index.ts';
 import { currentPeriod } from '../users/index.ts';
@@ -17,38 +17,15 @@ import { readOutput } from './output-settings.ts';
 import { requireTemplate } from './service.ts';
 import { accountFor, type Principal } from '../../access/index.ts';
 import { previewWordTemplate } from './word-preview.ts';
+import { longestTexts, MAX_PREVIEW_ROWS, rowsInRange } from './preview-rows.ts';
 
-export const MAX_PREVIEW_ROWS = 20;
+export { MAX_PREVIEW_ROWS };
 
 export interface PreviewRequest {
   placeholders: Placeholder[];
   startRow: number;
   endRow: number;
   showLongestOccurrence: boolean;
-}
-
-/** Data-row indices whose Excel numbers fall in the range, at most MAX_PREVIEW_ROWS of them. */
-function rowsInRange(sheet: SheetData, startRow: number, endRow: number): number[] {
-  const { low, high } = rangeBounds(startRow, endRow);
-  const indices: number[] = [];
-  for (let index = 0; index < sheet.rowCount && indices.length < MAX_PREVIEW_ROWS; index++) {
-    const rowNumber = sheet.rowNumber(index);
-    if (rowNumber > high) break;
-    if (rowNumber >= low) indices.push(index);
-  }
-  return indices;
-}
-
-/** The longest displayed text of each column, over every row of the sheet. */
-function longestTexts(sheet: SheetData, columns: number[]): Map<number, string> {
-  const longest = new Map<number, string>(columns.map((column) => [column, '']));
-  for (let index = 0; index < sheet.rowCount; index++) {
-    for (const column of columns) {
-      const text = sheet.text(index, column);
-      if (text.length > longest.get(column)!.length) longest.set(column, text);
-    }
-  }
-  return longest;
 }
 
 interface PreviewSheet {

@@ -3,17 +3,13 @@
  * their conversion to DOCX (LibreOffice, once), the engine's check of the DOCX (in a child process),
  * and the PDF rendering that gives the page sizes and the thumbnail.
  */
-import { existsSync } from 'node:fs';
 import { SheafError } from '@sheaf/shared';
 import type { DocxField } from '@sheaf/engine';
 import type { AppContext } from '../../context.ts';
-import { isWordSourceType, type WordSourceType } from '../../adapters/office/index.ts';
+import { isWordSourceType, libreOfficeInstalled, type WordSourceType } from '../../adapters/office/index.ts';
 import { checkDocx, checkPdf } from './pdf-tasks.ts';
 import type { PageSize, TemplateRow } from './repository.ts';
 import { readTemplatePdf } from './template-files.ts';
-
-/** LibreOffice as Debian installs it (the converter runs this program). */
-const LIBREOFFICE = '/usr/lib/libreoffice/program/soffice.bin';
 
 /** The word-processor type of an upload by its name, or undefined (a PDF, or a type we do not take). */
 export function wordTypeOf(fileName: string): WordSourceType | undefined {
@@ -38,7 +34,7 @@ export interface PreparedWord {
  */
 export async function prepareWord(ctx: AppContext, bytes: Uint8Array, type: WordSourceType): Promise<PreparedWord> {
   if (bytes.length === 0) throw new SheafError('template/empty');
-  if (!existsSync(LIBREOFFICE)) throw new SheafError('template/office-unavailable');
+  if (!libreOfficeInstalled()) throw new SheafError('template/office-unavailable');
   const docx = type === 'docx' ? bytes : await ctx.office.toDocx(bytes, type);
   await checkDocx(docx);
   const pdf = await ctx.office.toPdf(docx);

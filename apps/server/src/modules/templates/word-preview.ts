@@ -5,14 +5,13 @@
  * the longest value of its column. Without a spreadsheet, one row shows each field's own name.
  */
 import { sheetFromTable, type CellValue, type SheetData } from '@sheaf/engine';
-import { rangeBounds, SheafError } from '@sheaf/shared';
+import { SheafError } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
 import { findSpreadsheetRow, loadSheet } from '../spreadsheets/index.ts';
 import type { TemplateRow } from './repository.ts';
+import { longestTexts, rowsInRange } from './preview-rows.ts';
 import { readTemplatePdf } from './template-files.ts';
 import { wordFieldsOf } from './word-files.ts';
-
-const MAX_WORD_PREVIEW_ROWS = 20;
 
 export interface WordPreviewRequest {
   startRow: number;
@@ -20,26 +19,12 @@ export interface WordPreviewRequest {
   showLongestOccurrence: boolean;
 }
 
-/** The sheet's rows in the range (Excel numbers), as a sheet of their own; values as the sheet keeps them. */
+/** The sheet's rows in the range (Excel numbers) as a sheet of their own; every column filled with its longest text when asked. */
 function rowsToPreview(sheet: SheetData, request: WordPreviewRequest): SheetData {
-  const { low, high } = rangeBounds(request.startRow, request.endRow);
-  const indices: number[] = [];
-  for (let index = 0; index < sheet.rowCount && indices.length < MAX_WORD_PREVIEW_ROWS; index++) {
-    const rowNumber = sheet.rowNumber(index);
-    if (rowNumber > high) break;
-    if (rowNumber >= low) indices.push(index);
-  }
+  const indices = rowsInRange(sheet, request.startRow, request.endRow);
   if (indices.length === 0) throw new SheafError('merge/no-rows');
   const columns = sheet.headers.map((_, column) => column);
-  const longest = new Map<number, string>();
-  if (request.showLongestOccurrence) {
-    for (let index = 0; index < sheet.rowCount; index++) {
-      for (const column of columns) {
-        const text = sheet.text(index, column);
-        if (text.length > (longest.get(column) ?? '').length) longest.set(column, text);
-      }
-    }
-  }
+  const longest = request.showLongestOccurrence ? longestTexts(sheet, columns) : new Map<number, string>();
   const rows: CellValue[][] = indices.map((index) => columns.map((column) => longest.get(column) ?? sheet.text(index, column)));
   return sheetFromTable(sheet.headers, rows, { headerRowNumber: sheet.headerRowNumber });
 }
