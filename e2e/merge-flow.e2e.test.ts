@@ -6,9 +6,10 @@
  * The steps run in order on one page; once one fails, the later ones are skipped.
  */
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { launchBrowser, newContext, ROOT, screenshot, startApp, type RunningApp } from './support/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { ROOT, screenshot, type RunningApp } from './support/app.ts';
+import { serialFlow } from './support/serial-flow.ts';
 import { pdfText, qpdfCheck, saveDownload, signUp, tempFile, unzip, wordBoxes, xlsx } from './support/flows.ts';
 
 const TEMPLATE = path.join(ROOT, 'fixtures/generated/corpus/classic-xref.pdf');
@@ -27,35 +28,15 @@ const DRAG = { x: -200, y: 150 };
 /** pdftotext keeps no-break spaces and spreads columns with runs of spaces: compare words only. */
 const words = (text: string) => text.replace(/[\s\u00a0\u202f]+/g, ' ').trim();
 
+const flow = serialFlow({ failureScreenshot: 'merge-failure', actionTimeoutMs: 30_000 });
 let app: RunningApp;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
-let broken = false;
 /** Positions in points the editor showed (properties panel), to find again in the PDFs. */
 const shown: Record<string, Point> = {};
 const downloads: { zip?: string; combined?: string } = {};
 
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-  context = await newContext(browser);
-  page = await context.newPage();
-  // The machine may be busy (builds, other suites): actions wait longer than Playwright's default.
-  page.setDefaultTimeout(30_000);
-});
-
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await app?.stop();
-});
-
-beforeEach((test) => {
-  if (broken) test.skip();
-  onTestFailed(async () => {
-    broken = true;
-    await screenshot(page, 'merge-failure');
-  });
+beforeAll(() => {
+  ({ app, page } = flow);
 });
 
 /** Full-page screenshots from the top: a scrolled page would show the sticky navbar mid-picture. */

@@ -9,9 +9,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, newContext, screenshot, startApp, type RunningApp } from './support/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { screenshot, type RunningApp } from './support/app.ts';
+import { serialFlow } from './support/serial-flow.ts';
 import { seriousViolations } from './support/axe.ts';
 import { pdfText, saveDownload, signUp, tempFile, unzip } from './support/flows.ts';
 
@@ -31,31 +32,12 @@ function letter(): Uint8Array {
 const CSV = 'First,Last\nAda,Lovelace\nGrace,Hopper\n';
 const ROWS = [{ first: 'Ada', last: 'Lovelace' }, { first: 'Grace', last: 'Hopper' }];
 
+const flow = serialFlow({ failureScreenshot: 'word-failure', actionTimeoutMs: 60_000 });
 let app: RunningApp;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
-let broken = false;
 
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-  context = await newContext(browser);
-  page = await context.newPage();
-  page.setDefaultTimeout(60_000);
-});
-
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await app?.stop();
-});
-
-beforeEach((test) => {
-  if (broken) test.skip();
-  onTestFailed(async () => {
-    broken = true;
-    await screenshot(page, 'word-failure');
-  });
+beforeAll(() => {
+  ({ app, page } = flow);
 });
 
 async function shot(name: string): Promise<void> {
