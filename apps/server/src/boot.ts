@@ -23,14 +23,19 @@ import { createJobs } from './jobs/system.ts';
 import { BackgroundTasks } from './background.ts';
 import { OfficeConverter } from './adapters/office/index.ts';
 import { EventBus } from './events/bus.ts';
+import { openStripe } from './adapters/payments/stripe.ts';
+import { openErrorReporter } from './adapters/reporting/index.ts';
 import { connectMerges, registerMergeJobs, startScratchSweep, sweepBeforeEmbeddedDb } from './modules/merges/index.ts';
 import { connectTemplates } from './modules/templates/index.ts';
 import { connectFonts } from './modules/fonts/index.ts';
 import { connectEmail, startEmail } from './modules/email/index.ts';
 import { registerAuthJobs } from './modules/auth/index.ts';
+import { connectBilling } from './modules/billing/index.ts';
+import { connectLicences } from './modules/licences/index.ts';
+import { connectSupport } from './modules/support/index.ts';
 import { readinessCheck, startHealthServer, type ReadinessCheck } from './http/health.ts';
 import { startAdminSocket } from './admin/socket.ts';
-import { createLogger } from './http/logger.ts';
+import { createLogger, scrub, scrubText } from './http/logger.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -110,6 +115,12 @@ async function openCore(config: Config, options: StartOptions, serveHttp: boolea
   if (!options.db) await sweepBeforeEmbeddedDb(config, log); // a stranded merge file must not keep PGlite from opening
   const db = options.db ?? (await openDb(config));
   const cleanups: Array<() => Promise<void>> = [() => db.close()];
+  // Once per process; closed (its last reports sent) after everything that could report.
+  const reporter = await openErrorReporter(config, log, {
+    release: async () => (await import('./http/meta.ts')).productVersion(),
+    scrubbers: { text: scrubText, value: scrub },
+  });
+  cleanups.splice(1, 0, () => reporter.close());
   const runCleanups = async () => {
     for (const cleanup of cleanups.splice(0).reverse()) {
       await cleanup().catch((error: unknown) => log.error({ err: error }, 'error while shutting down'));
@@ -130,7 +141,7 @@ async function openCore(config: Config, options: StartOptions, serveHttp: boolea
     if (!config.DATABASE_URL && !options.db) cleanups.push(await startAdminSocket(db, config.DATA_DIR));
     const mailer = openMailer(config);
     if (mailer instanceof SmtpMailer) cleanups.push(async () => mailer.close());
-    const jobs = createJobs(backend, config, log);
+    const jobs = createJobs(backend, config, log, reporter);
     backendOwned = false;
     // Stopped after the HTTP server (no request queues a job after that), before the database.
     cleanups.push(() => jobs.stop());
@@ -142,12 +153,17 @@ async function openCore(config: Config, options: StartOptions, serveHttp: boolea
     // LibreOffice starts with the first Word conversion, not here; it ends after the background work.
     const office = new OfficeConverter();
     cleanups.splice(1, 0, () => office.close());
-    const ctx: AppContext = { config: ctxConfig, db, blobs: openBlobStore(config), mailer, jobs, events: new EventBus(), background, office, log };
+    const ctx: AppContext = { config: ctxConfig, db, blobs: openBlobStore(config), mailer, jobs, events: new EventBus(), background, office, stripe: await openStripe(config), reporter, log };
     // Subscriptions and hooks first: a merge job finishing at start must find the mailing listening.
     connectFonts(ctx);
     connectTemplates(ctx);
     connectMerges(ctx);
     connectEmail(ctx);
+    connectLicences(ctx); // checks the licence keys (ConfigError), hears the billing module's licence events
+    connectSupport(ctx); // the operator's mail of support requests; an account's attachments go with it
+    // Last: cancelling the subscription of an account being deleted comes after every other module
+    // has had its chance to refuse the deletion.
+    connectBilling(ctx);
     // Before any job runs: scratch files a killed process left go now, and every 10 minutes after.
     cleanups.push(await startScratchSweep(ctx));
     const migrations = (await readdir(MIGRATIONS_DIR)).filter((name) => name.endsWith('.sql'));

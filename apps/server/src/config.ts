@@ -58,12 +58,27 @@
  *   S3_FORCE_PATH_STYLE  true for stores addressed as endpoint/bucket/key (MinIO, s3rver) (false)
  *   S3_PRESIGNED_DOWNLOADS  true: merge results download by a redirect to a 5-minute signed link on
  *                        S3_ENDPOINT, which browsers must then reach; false: through the server (false)
+ *
+ * Billing and licences (issue #13): STRIPE_*, OFFLINE_PRICE_READING, PRICE_INCREASE_DATE, LICENCE_*;
+ * see config-billing.ts.
+ *
+ * Support and error reports (issue #14; docs/support.md):
+ *   SUPPORT_EMAIL        where support requests and suggestions from /help are mailed (with their
+ *                        attachment), through the account mailer; unset = they are only stored, and the
+ *                        operator reads them with `sheaf support list` / `sheaf support show REF`
+ *   SENTRY_DSN           DSN of a Sentry-compatible service: unexpected server errors (500s, crashed jobs)
+ *                        are reported there with the request id, release and user id, nothing secret;
+ *                        unset = nothing is sent anywhere
+ *   SENTRY_DSN_WEB       the DSN the browser reports its own failures to (handed to it by GET /v1/config;
+ *                        its origin is added to the CSP's connect-src); unset = the browser sends nothing
+ *   SENTRY_ENVIRONMENT   the environment reports are filed under (production)
  */
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { BillingEnvShape, type BillingConfig } from './config-billing.ts';
 
 /** The checkout's root (apps/server/src/config.ts -> ../../..). */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -145,12 +160,19 @@ const EnvSchema = z.object({
   S3_REGION: z.preprocess(emptyToUndefined, z.string().default('us-east-1')),
   S3_FORCE_PATH_STYLE: boolean,
   S3_PRESIGNED_DOWNLOADS: boolean,
+  // Billing and licences (config-billing.ts)
+  ...BillingEnvShape,
+  // Support and error reports
+  SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.email('must be an email address').optional()),
+  SENTRY_DSN: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/, error: 'must be a DSN such as https://key@host/1' }).optional()),
+  SENTRY_DSN_WEB: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/, error: 'must be a DSN such as https://key@host/1' }).optional()),
+  SENTRY_ENVIRONMENT: z.preprocess(emptyToUndefined, z.string().max(64).default('production')),
 });
 
 /** Every environment variable the server reads (deployment manifests are checked against it). */
 export const SETTING_NAMES: readonly string[] = Object.freeze(Object.keys(EnvSchema.shape));
 
-export interface Config {
+export interface Config extends BillingConfig {
   readonly PORT: number;
   readonly HOST: string;
   readonly PUBLIC_URL: string;
@@ -196,6 +218,13 @@ export interface Config {
   readonly S3_FORCE_PATH_STYLE: boolean;
   /** Merge results download straight from the bucket (a redirect to a signed link). */
   readonly S3_PRESIGNED_DOWNLOADS: boolean;
+  /** Set: support requests are mailed here; unset: stored only (docs/support.md). */
+  readonly SUPPORT_EMAIL: string | undefined;
+  /** Set: unexpected server errors are reported to this Sentry-compatible DSN. */
+  readonly SENTRY_DSN: string | undefined;
+  /** Set: the browser reports its failures to this DSN (GET /config). */
+  readonly SENTRY_DSN_WEB: string | undefined;
+  readonly SENTRY_ENVIRONMENT: string;
   /** HKDF-SHA256 sub-key of SECRET_KEY for signing tokens and links (32 bytes). */
   readonly jwtKey: Uint8Array;
   /** HKDF-SHA256 sub-key of SECRET_KEY for encrypting secrets at rest (32 bytes). */
@@ -250,6 +279,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     S3_BUCKET: raw.S3_BUCKET,
     S3_ACCESS_KEY_ID: raw.S3_ACCESS_KEY_ID,
     S3_SECRET_ACCESS_KEY: raw.S3_SECRET_ACCESS_KEY,
+    STRIPE_SECRET_KEY: raw.STRIPE_SECRET_KEY,
+    STRIPE_WEBHOOK_SECRET: raw.STRIPE_WEBHOOK_SECRET,
+    STRIPE_PUBLISHABLE_KEY: raw.STRIPE_PUBLISHABLE_KEY,
+    STRIPE_API_URL: raw.STRIPE_API_URL.replace(/\/+$/, ''),
+    STRIPE_PRICE_IDS: Object.freeze(raw.STRIPE_PRICE_IDS),
+    LICENCE_SIGNING_KEY: raw.LICENCE_SIGNING_KEY,
+    LICENCE_PUBLIC_KEY: raw.LICENCE_PUBLIC_KEY,
+    SUPPORT_EMAIL: raw.SUPPORT_EMAIL,
+    SENTRY_DSN: raw.SENTRY_DSN,
+    SENTRY_DSN_WEB: raw.SENTRY_DSN_WEB,
     BLOB_DIR: path.resolve(dataDir, raw.BLOB_DIR ?? 'files'),
     OUTBOX_DIR: path.resolve(dataDir, raw.OUTBOX_DIR ?? 'outbox'),
     WEB_DIST: path.resolve(REPO_ROOT, raw.WEB_DIST ?? 'apps/web/dist'),

@@ -7,6 +7,8 @@ import type { Jobs } from './jobs/system.ts';
 import type { EventBus } from './events/bus.ts';
 import type { BackgroundTasks } from './background.ts';
 import type { OfficeConverter } from './adapters/office/index.ts';
+import type { StripeClient } from './adapters/payments/stripe.ts';
+import type { ErrorReporter } from './adapters/reporting/index.ts';
 
 /** What every module's services receive: the parsed config and the adapters. Built once at boot. */
 export interface AppContext {
@@ -21,6 +23,10 @@ export interface AppContext {
   background: BackgroundTasks;
   /** Word-processor conversions (LibreOffice); its processes start with the first conversion. */
   office: OfficeConverter;
+  /** The Stripe client (adapters/payments/stripe.ts); null when STRIPE_SECRET_KEY is unset (billing not configured). */
+  stripe: StripeClient | null;
+  /** Unexpected errors to the error-reporting service (SENTRY_DSN); does nothing when unset (docs/support.md#error-reports). */
+  reporter: ErrorReporter;
   log: FastifyBaseLogger;
 }
 

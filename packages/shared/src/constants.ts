@@ -42,6 +42,13 @@ export const FALLBACK_LANGUAGE: Language = 'en';
 
 // The billing plans, their quotas, watermark and features: the plan catalogue in plans.ts.
 
+/** The billing cycle a pricing table opens on (docs/billing.md#the-billing-pages). */
+export const DEFAULT_BILLING_CYCLE = 'year';
+/** localStorage key of the cycle last chosen on /billing or /offline (one choice for both pages). */
+export const BILLING_CYCLE_STORAGE_KEY = 'sheaf.billingCycle';
+/** /offline/success checks the payment session this long after it opens. */
+export const SESSION_CHECK_DELAY_MS = 500;
+
 /** Savings estimate (docs/library.md#merge-history). */
 export const SAVINGS = { dollarsPerHour: 20, placeholdersPerPreventedError: 40 } as const;
 

@@ -152,6 +152,36 @@ export const ERROR_MESSAGES = {
   'sender/in-use': 'The sender cannot be deleted because there is a mail merge in progress',
   'sender/code-sent': 'A verification code was sent to {email}.',
 
+  // Billing and licences (docs/billing.md)
+  'billing/not-configured': 'Billing is not configured on this server. Plans cannot be bought here.',
+  'billing/failed': 'Something went wrong on our side. Please reload this page or try again later.',
+  'billing/unknown-price': 'This price is not one of our plans. Please reload the page and choose a plan again.',
+  'billing/terms-required': 'Please accept the terms and the privacy policy.',
+  'billing/waiver-required': 'Please confirm that you waive your right of withdrawal.',
+  'billing/already-subscribed': 'You already have a subscription. Change its plan instead.',
+  'billing/no-subscription': 'You have no active subscription.',
+  'billing/same-plan': 'You are already on this plan and billing cycle.',
+  'billing/address-required': 'Must not be empty',
+  'billing/country-invalid': 'Choose a country.',
+  'billing/vat-invalid': 'This VAT number is not valid for the country.',
+  'billing/session-not-found': 'There is no such payment session.',
+  'billing/webhook-invalid': 'The Stripe signature of this event is missing or wrong.',
+  'billing/plan-updating': 'Your plan is being updated. Please wait a moment.',
+  'licence/invalid-format': 'A licence key has 25 letters and digits.',
+  'licence/invalid-key': 'This licence key is not valid.',
+  'licence/expired': 'Licence expired',
+  'licence/machine-limit': 'Machine limit reached',
+  'licence/signing-unavailable': 'Licences cannot be issued on this server (no signing key is configured).',
+
+  // Help and support (docs/support.md)
+  'support/subject-required': 'Please enter a subject.',
+  'support/subject-too-long': 'The subject can have at most {max} characters.',
+  'support/message-required': 'Please write a message.',
+  'support/message-too-long': 'The message can have at most {max} characters.',
+  'support/attachment-too-large': 'The attachment can be at most {maxMb} MB.',
+  'support/too-many-requests': 'You have sent several requests in a short time. Please try again later.',
+  'support/not-found': 'There is no support request with this reference.',
+
   // Email composition and sending
   'email/plan-required': 'Sending emails is available on the Pro and Enterprise plans. Please upgrade.',
   'email/licence-required': 'Sending emails needs an Offline licence. Enter your licence key or buy one.',
@@ -213,7 +243,7 @@ export type ErrorCode = keyof typeof ERROR_MESSAGES;
 export type ErrorParams = Record<string, string | number>;
 
 /** The HTTP statuses the API answers errors with. */
-export type ErrorHttpStatus = 400 | 401 | 402 | 403 | 404 | 409 | 410 | 413 | 429 | 500 | 503 | 507;
+export type ErrorHttpStatus = 400 | 401 | 402 | 403 | 404 | 409 | 410 | 413 | 429 | 500 | 502 | 503 | 507;
 
 /**
  * The HTTP status of each catalogue code that does not answer 400, by status (docs/errors.md says
@@ -226,25 +256,29 @@ export const ERROR_HTTP_STATUS_GROUPS = {
   /** Paying fixes it: more credits, a higher plan, a licence. */
   402: [
     'merge/insufficient-credits', 'email/plan-required', 'email/licence-required', 'merge/licence-expired', 'sender/needs-pro',
-    'sender/needs-enterprise',
+    'sender/needs-enterprise', 'licence/expired', 'licence/machine-limit',
   ],
   /** The caller is known but may not do this, and paying does not change it. */
   403: ['auth/account-disabled', 'access/forbidden', 'sender/desktop-smtp-only'],
   /** The thing does not exist for this caller (another account's ids answer this too, never 403). */
   404: [
+    'billing/session-not-found',
     'generic/not-found', 'template/not-found', 'share/user-not-found', 'font/not-found', 'image/not-found', 'thumbnail/not-found',
     'merge/not-found', 'sender/not-found', 'email/attachment-not-found', 'email/message-not-found',
+    'support/not-found',
   ],
   /** The thing is busy: a merge or mailing in progress; try again when it ends. */
-  409: ['template/merge-in-progress', 'sheet/merge-in-progress', 'merge/in-progress', 'sender/in-use'],
+  409: ['template/merge-in-progress', 'sheet/merge-in-progress', 'merge/in-progress', 'sender/in-use', 'billing/already-subscribed', 'billing/no-subscription', 'billing/plan-updating'],
   /** It existed and is gone for good (deleted files, an expired link). */
   410: ['merge/files-deleted', 'merge/link-expired'],
   /** The uploaded file is over its size limit. */
-  413: ['template/too-large', 'sheet/too-large', 'image/too-large', 'font/too-large'],
-  429: ['generic/too-many-attempts'],
+  413: ['template/too-large', 'sheet/too-large', 'image/too-large', 'font/too-large', 'support/attachment-too-large'],
+  429: ['generic/too-many-attempts', 'support/too-many-requests'],
   500: ['generic/something-wrong', 'generic/technical-error', 'merge/word-pdf-row-missing'],
+  /** A payment provider we call failed (Stripe unreachable or refusing): not the user's doing; try again later. */
+  502: ['billing/failed'],
   /** Something this server lacks (LibreOffice for Word documents): not the user's doing, and retrying will not help. */
-  503: ['template/office-unavailable'],
+  503: ['template/office-unavailable', 'billing/not-configured', 'licence/signing-unavailable'],
   /** The server's disk is full (or below its free-space floor): nothing was charged; try again later. */
   507: ['generic/storage-full'],
 } as const satisfies Record<Exclude<ErrorHttpStatus, 400>, readonly ErrorCode[]>;

@@ -8,3 +8,5 @@ export * from './rows.ts';
 export * from './rules/index.ts';
 export * from './api/index.ts';
 export * from './savings.ts';
+export * from './licence-key.ts';
+export * from './licence.ts';

@@ -6,7 +6,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { isStorageFull } from '../merge-output/storage-full.ts';
-import { SheafFieldErrors, formatErrorMessage, httpStatusOf, isSheafError, type ErrorCode, type ErrorParams, type ErrorResponse } from '@sheaf/shared';
+import { currentScope } from '../jobs/request-scope.ts';
+import { ERROR_MESSAGES, SheafFieldErrors, formatErrorMessage, httpStatusOf, isSheafError, type ErrorCode, type ErrorParams, type ErrorResponse } from '@sheaf/shared';
 
 /** The HTTP status of a catalogue code: the catalogue's explicit map (packages/shared/src/errors.ts, docs/errors.md). */
 export function statusForCode(code: ErrorCode): number {
@@ -29,7 +30,15 @@ export function sendError(reply: FastifyReply, status: number, body: ErrorRespon
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
-/** A schema failure as the client sees it: the first problem as {detail}, top-level body fields as `fields`. */
+/** A schema's message that is a catalogue code (z.string().min(1, 'billing/address-required')): the field's own code. */
+const catalogueCode = (message: string | undefined): ErrorCode | undefined =>
+  message !== undefined && Object.hasOwn(ERROR_MESSAGES, message) ? (message as ErrorCode) : undefined;
+
+/**
+ * A schema failure as the client sees it: the first problem as {detail}, top-level body fields as
+ * `fields` (each with the schema's catalogue code when it names one, else generic/invalid-input). The
+ * answer's code is the first field's catalogue code when there is one, as SheafFieldErrors does.
+ */
 function validationBody(error: FastifyError): ErrorResponse {
   const context = error.validationContext ?? 'body';
   const issues = hasZodFastifySchemaValidationErrors(error) ? error.validation : (error.validation ?? []);
@@ -37,18 +46,40 @@ function validationBody(error: FastifyError): ErrorResponse {
   const where = first ? `${context}${first.instancePath.replace(/\//g, '.').replace(/\.$/, '')}` : context;
   const detail = first ? `${where}: ${first.message ?? 'invalid'}` : error.message;
   const fields: Record<string, string> = {};
+  let code: ErrorCode = 'generic/invalid-input';
   if (context === 'body') {
     for (const issue of issues) {
       const segments = issue.instancePath.split('/').filter(Boolean);
-      if (segments.length === 1) fields[segments[0]!] = 'generic/invalid-input';
+      if (segments.length !== 1 || fields[segments[0]!]) continue;
+      const own = catalogueCode(issue.message);
+      fields[segments[0]!] = own ?? 'generic/invalid-input';
+      if (own && code === 'generic/invalid-input') code = own;
     }
   }
-  return errorBody('generic/invalid-input', { detail }, fields);
+  return errorBody(code, { detail }, fields);
 }
 
 /** The JSON 404 of an unknown /v1 path (and of anything else no route and no web page answers). */
 export function sendNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
   return sendError(reply, 404, errorBody('generic/not-found', { path: `${request.method} ${request.url.split('?')[0]}` }));
+}
+
+/**
+ * A server error (5xx) goes to the error-reporting service when one is configured (SENTRY_DSN): with the
+ * request id, the route's pattern and the user id, never headers, query or body (docs/support.md#error-reports).
+ * Errors a user can act on (4xx) are not reported.
+ */
+function reportServerError(request: FastifyRequest, error: unknown, status: number): void {
+  const reporter = request.server.sheafContext?.reporter;
+  if (!reporter?.enabled) return;
+  const actorId = currentScope()?.actorId;
+  reporter.report(error, {
+    requestId: request.id,
+    method: request.method,
+    route: request.routeOptions.url ?? '(no route)',
+    status,
+    ...(actorId ? { userId: actorId } : {}),
+  });
 }
 
 export function installErrorHandlers(app: FastifyInstance): void {
@@ -58,7 +89,10 @@ export function installErrorHandlers(app: FastifyInstance): void {
     }
     if (isSheafError(error)) {
       const status = statusForCode(error.code);
-      if (status >= 500) request.log.error({ err: error }, 'request failed');
+      if (status >= 500) {
+        request.log.error({ err: error }, 'request failed');
+        reportServerError(request, error, status);
+      }
       return sendError(reply, status, errorBody(error.code, error.params));
     }
     if (error.validation) return sendError(reply, 400, validationBody(error));
@@ -69,6 +103,7 @@ export function installErrorHandlers(app: FastifyInstance): void {
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ issues: error.cause.issues, url: request.routeOptions.url }, 'response does not match its schema');
+      reportServerError(request, error, 500);
       return sendError(reply, 500, errorBody('generic/something-wrong'));
     }
     // Fastify's and plugins' own client errors: bad JSON, wrong content type, body or file too large.
@@ -78,6 +113,7 @@ export function installErrorHandlers(app: FastifyInstance): void {
     }
     // Unknown: logged with the request id (fastify's logger adds it); never headers or bodies.
     request.log.error({ err: error }, 'unexpected error');
+    reportServerError(request, error, 500);
     return sendError(reply, 500, errorBody('generic/something-wrong'));
   });
 }

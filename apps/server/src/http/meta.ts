@@ -30,5 +30,6 @@ export function registerMetaRoutes(app: FastifyInstance, ctx: AppContext): void 
     maxSheetRows: MAX_SHEET_ROWS,
     mailOutbox: ctx.mailer.isOutbox,
     edition: ctx.config.EDITION,
+    sentryDsnWeb: ctx.config.SENTRY_DSN_WEB ?? null,
   }));
 }

@@ -71,7 +71,7 @@ export function handle<Def extends RouteDef>(app: FastifyInstance, def: Def, han
     schema: {
       summary: def.summary,
       tags: [def.path.split('/')[1] ?? 'meta'],
-      ...(def.access === 'private' ? { security: [{ bearerAuth: [] }] } : {}),
+      ...(def.access === 'private' ? { security: [{ bearerAuth: [] }] } : def.access === 'optional' ? { security: [{ bearerAuth: [] }, {}] } : {}),
       ...(def.params ? { params: def.params } : {}),
       ...(def.query ? { querystring: def.query } : {}),
       ...(jsonBody ? { body: jsonBody } : {}),
@@ -79,7 +79,9 @@ export function handle<Def extends RouteDef>(app: FastifyInstance, def: Def, han
       ...(isBinary || typeof def.response === 'string' ? {} : { response: { [status]: def.response } }),
     },
     handler: async (request, reply) => {
-      const principal = def.access === 'private' ? await authenticate(app, request) : ANONYMOUS;
+      const principal = def.access === 'private' || (def.access === 'optional' && request.headers.authorization)
+        ? await authenticate(app, request)
+        : ANONYMOUS;
       const input = {
         params: request.params,
         query: request.query,

@@ -18,6 +18,10 @@ import { registerFontRoutes } from '../modules/fonts/index.ts';
 import { registerMergeRoutes } from '../modules/merges/index.ts';
 import { registerEmailRoutes, registerSpamRoutes } from '../modules/email/index.ts';
 import { registerSenderRoutes } from '../modules/senders/index.ts';
+import { registerBillingRoutes, registerStripeWebhook } from '../modules/billing/index.ts';
+import { registerLicenceRoutes } from '../modules/licences/index.ts';
+import { registerSupportRoutes } from '../modules/support/index.ts';
+import { currentScope } from '../jobs/request-scope.ts';
 import { installMinimumResponseTime } from './delay.ts';
 import { registerHealthRoutes, type ReadinessCheck } from './health.ts';
 import { installRequestIds, requestIdOf } from './request-id.ts';
@@ -44,7 +48,13 @@ export async function buildApp(ctx: AppContext, ready: ReadinessCheck = async ()
   });
   app.decorate('sheafContext', ctx);
   // Every private request runs as the principal its token resolves to (once, in the route layer).
-  app.decorate('sheafAuthenticate', (token: string) => sessionPrincipal(ctx, token));
+  app.decorate('sheafAuthenticate', async (token: string) => {
+    const principal = await sessionPrincipal(ctx, token);
+    // The request's scope learns its user: an error report names them by id (http/errors.ts).
+    const scope = currentScope();
+    if (scope) scope.actorId = principal.actorId;
+    return principal;
+  });
   // First: every later hook, the handler and the jobs it queues run in the request's scope.
   installRequestIds(app);
   app.setValidatorCompiler(validatorCompiler);
@@ -52,7 +62,13 @@ export async function buildApp(ctx: AppContext, ready: ReadinessCheck = async ()
   installErrorHandlers(app);
 
   const web = webApp(config);
-  installSecurityHeaders(app, contentSecurityPolicy({ scriptHashes: [web.scriptHash], apiHosts: config.API_HOSTS }));
+  installSecurityHeaders(app, contentSecurityPolicy({
+    scriptHashes: [web.scriptHash],
+    apiHosts: config.API_HOSTS,
+    stripe: { jsUrl: config.STRIPE_JS_URL, apiUrl: config.STRIPE_API_URL },
+    // The browser's error reports (SENTRY_DSN_WEB) go to the DSN's origin.
+    reportOrigins: config.SENTRY_DSN_WEB ? [new URL(config.SENTRY_DSN_WEB).origin] : [],
+  }));
   installMinimumResponseTime(app, config.MIN_RESPONSE_MS);
   app.addHook('onResponse', async (request, reply) => {
     if (reply.statusCode >= 500) request.log.warn({ url: maskUrl(request.url), status: reply.statusCode }, 'request answered with a server error');
@@ -84,6 +100,10 @@ export async function buildApp(ctx: AppContext, ready: ReadinessCheck = async ()
   registerEmailRoutes(app, ctx);
   registerSpamRoutes(app, ctx);
   registerSenderRoutes(app, ctx);
+  registerBillingRoutes(app, ctx);
+  await registerStripeWebhook(app, ctx);
+  registerLicenceRoutes(app, ctx);
+  registerSupportRoutes(app, ctx);
 
   await registerWebApp(app, web, config);
   app.setNotFoundHandler((request, reply) => (isPageRequest(request) ? web.sendIndex(reply) : sendNotFound(request, reply)));

@@ -39,3 +39,52 @@ export async function readUploadedFile(request: FastifyRequest, maxBytes: number
   const bytes = Buffer.concat(chunks, size);
   return { fileName: normalizeFileName(part.filename ?? ''), mimeType: part.mimetype, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
 }
+
+/** A multipart form: its text fields and at most one file (field "file"). */
+export interface UploadForm {
+  fields: Record<string, string>;
+  /** Text fields longer than the multipart limit (64 KB), cut short: the caller says which limit that is. */
+  truncated: ReadonlySet<string>;
+  /** null: no file sent (or an empty one). */
+  file: UploadedFile | null;
+}
+
+/**
+ * A multipart form of text fields with an optional file (field "file"), the file read with the same cap
+ * and name cleaning as readUploadedFile. Fields may come before or after the file.
+ */
+export async function readUploadForm(request: FastifyRequest, maxBytes: number, tooLargeCode: ErrorCode): Promise<UploadForm> {
+  if (!request.isMultipart()) throw new SheafError('generic/invalid-input', { detail: 'expected a multipart/form-data form' });
+  const fields: Record<string, string> = {};
+  const truncated = new Set<string>();
+  let file: UploadedFile | null = null;
+  const tooLarge = () => new SheafError(tooLargeCode, { maxMb: Math.round((maxBytes / MB) * 10) / 10 });
+  for await (const part of request.parts({ limits: { fileSize: maxBytes + 1, files: 1 } })) {
+    if (part.type === 'field') {
+      if (part.fieldnameTruncated) throw new SheafError('generic/invalid-input', { detail: 'a field name is too long' });
+      if (part.valueTruncated) truncated.add(part.fieldname);
+      fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
+      continue;
+    }
+    if (part.fieldname !== 'file') {
+      part.file.resume();
+      throw new SheafError('generic/invalid-input', { detail: 'the only file field is "file"' });
+    }
+    if (request.server.sheafContext) await requireFreeSpace(request.server.sheafContext.config);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of part.file as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > maxBytes) {
+        part.file.destroy();
+        throw tooLarge();
+      }
+      chunks.push(chunk);
+    }
+    if (part.file.truncated) throw tooLarge();
+    if (size === 0) continue;
+    const bytes = Buffer.concat(chunks, size);
+    file = { fileName: normalizeFileName(part.filename ?? ''), mimeType: part.mimetype, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+  }
+  return { fields, truncated, file };
+}

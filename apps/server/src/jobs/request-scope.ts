@@ -9,6 +9,8 @@ export interface RequestScope {
   requestId?: string | null;
   jobId?: string;
   jobKind?: string;
+  /** The user a request acts for, once its token is checked (error reports name them by id). */
+  actorId?: string;
 }
 
 const storage = new AsyncLocalStorage<RequestScope>();

@@ -4,7 +4,10 @@
  * queue them); only a process that runs jobs (`sheaf serve`, `sheaf worker`, not `serve --no-jobs`)
  * starts the runners.
  */
+import { isSheafError } from '@sheaf/shared';
 import type { Config } from '../config.ts';
+import { isConnectionError } from '../adapters/db/connection-errors.ts';
+import type { ErrorReporter } from '../adapters/reporting/index.ts';
 import type { JobLog } from './execute.ts';
 import { checkPayload, type JobDefinition } from './registry.ts';
 import type { EnqueueOptions, JobHandler, JobQueue } from './types.ts';
@@ -42,7 +45,15 @@ interface QueueEntry {
   runner?: JobQueue;
 }
 
-export function createJobs(backend: JobBackend, config: Config, log: JobLog): Jobs {
+/**
+ * A crash worth reporting (docs/support.md#error-reports): not a user's error (a catalogue code), not a
+ * stop (cancel, shutdown, lost lease: the signal says so), not the database going away for a while.
+ */
+function isCrash(error: unknown, signal: AbortSignal): boolean {
+  return !signal.aborted && !isSheafError(error) && !isConnectionError(error);
+}
+
+export function createJobs(backend: JobBackend, config: Config, log: JobLog, reporter?: ErrorReporter): Jobs {
   const queues = new Map<string, QueueEntry>();
   const kinds = new Map<string, JobDefinition<unknown>>();
   let started = false;
@@ -73,7 +84,16 @@ export function createJobs(backend: JobBackend, config: Config, log: JobLog): Jo
       queues.set(definition.queue, entry);
       const concurrency = typeof definition.concurrency === 'function' ? definition.concurrency(config) : (definition.concurrency ?? 1);
       // Checked again when run: a row may have been written by an older version, or by hand.
-      const handler: JobHandler<unknown> = (payload, job) => run(checkPayload(definition, payload), job);
+      const handler: JobHandler<unknown> = async (payload, job) => {
+        try {
+          return await run(checkPayload(definition, payload), job);
+        } catch (error) {
+          if (reporter?.enabled && isCrash(error, job.signal)) {
+            reporter.report(error, { requestId: job.requestId, jobId: job.id, jobKind: definition.name, attempt: job.attempt });
+          }
+          throw error;
+        }
+      };
       entry.definitions.set(definition.name, { concurrency, handler });
       if (entry.runner) entry.runner.register(definition.name, handler);
       else if (started) {

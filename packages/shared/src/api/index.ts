@@ -7,4 +7,6 @@ export * from './merges.ts';
 export * from './meta.ts';
 export * from './senders.ts';
 export * from './email.ts';
+export * from './billing.ts';
+export * from './support.ts';
 export * from './routes.ts';

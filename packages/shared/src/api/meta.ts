@@ -11,5 +11,7 @@ export const ServerConfigSchema = z.object({
   /** Account mail (password resets) is kept in a local outbox instead of being sent. */
   mailOutbox: z.boolean(),
   edition: z.enum(EDITIONS),
+  /** The browser's error-reporting DSN (SENTRY_DSN_WEB); null: the browser reports nothing (docs/support.md#error-reports). */
+  sentryDsnWeb: z.string().nullable(),
 });
 export type ServerConfig = z.infer<typeof ServerConfigSchema>;

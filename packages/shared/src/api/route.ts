@@ -13,8 +13,11 @@ export interface RouteDef<
 > {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   path: string;
-  /** public: no token; private: a valid access token (the request runs as that user). */
-  access: 'public' | 'private';
+  /**
+   * public: no token; private: a valid access token (the request runs as that user); optional: a token
+   * when the caller has one (a visitor may call it too, as nobody).
+   */
+  access: 'public' | 'private' | 'optional';
   summary: string;
   params?: Params;
   query?: Query;

@@ -26,6 +26,12 @@ import {
   AttachmentListSchema, EmailEventHistoryListSchema, EmailReportQuerySchema, EmailReportSchema, MailingReportSchema, MessageParamsSchema,
   RecipientsCheckSchema, SpamScoreSchema, TemplateEmailSettingsSchema, TestEmailResponseSchema, TestEmailSchema, UpdateEmailSettingsSchema,
 } from './email.ts';
+import {
+  ActivateLicenceSchema, BillingAddressSchema, BillingStatusSchema, ChangePlanRequestSchema, CheckoutRequestSchema, LicenceListSchema,
+  OfflineCheckoutRequestSchema, OfflineCheckoutResponseSchema, PlanListSchema, RedirectSchema, SessionStatusQuerySchema, SessionStatusSchema,
+  SignedLicenceSchema,
+} from './billing.ts';
+import { SupportRequestListSchema, SupportRequestParamsSchema, SupportRequestSchema } from './support.ts';
 
 const NameParamsSchema = z.object({ name: z.string().min(1).max(255) });
 const TemplateNameParamsSchema = TemplateParamsSchema.extend({ name: z.string().min(1).max(255) });
@@ -111,6 +117,26 @@ export const routes = {
   mailingReport: route({ method: 'GET', path: '/templates/:id/email/:mergeId', access: 'private', summary: 'The mailing of one merge: a status per message and the counts', params: MergeParamsSchema, response: MailingReportSchema }),
   emailReport: route({ method: 'GET', path: '/email-report', access: 'private', summary: 'Messages of the last 30 days (scope=all: also the users of an admin)', query: EmailReportQuerySchema, response: EmailReportSchema }),
   messageEvents: route({ method: 'GET', path: '/email-report/messages/:messageId', access: 'private', summary: 'Every status one message went through', params: MessageParamsSchema, response: EmailEventHistoryListSchema }),
+
+  // Plans, billing and licences (docs/billing.md; issue #13). The Stripe webhook (POST /stripe/webhook) is
+  // not a JSON route: it reads the raw body to check Stripe's signature (modules/billing/webhook-routes.ts).
+  listPlans: route({ method: 'GET', path: '/plans', access: 'public', summary: 'The plan catalogue with prices, features and Stripe price ids', response: PlanListSchema }),
+  billingStatus: route({ method: 'GET', path: '/billing', access: 'private', summary: 'The account\'s plan, subscription and billing address', response: BillingStatusSchema }),
+  updateBillingAddress: route({ method: 'PUT', path: '/billing/address', access: 'private', summary: 'Set the billing address and VAT id (kept on the Stripe customer)', body: BillingAddressSchema, response: BillingStatusSchema }),
+  createCheckout: route({ method: 'POST', path: '/billing/checkout', access: 'private', summary: 'Start Stripe Checkout for a new subscription', body: CheckoutRequestSchema, response: RedirectSchema }),
+  changePlan: route({ method: 'POST', path: '/billing/change', access: 'private', summary: 'Change the subscription\'s plan or cycle (prorated)', body: ChangePlanRequestSchema, response: BillingStatusSchema }),
+  cancelSubscription: route({ method: 'POST', path: '/billing/cancel', access: 'private', summary: 'Cancel at the end of the paid period', response: BillingStatusSchema }),
+  resumeSubscription: route({ method: 'POST', path: '/billing/resume', access: 'private', summary: 'Undo a cancellation before the period ends', response: BillingStatusSchema }),
+  billingPortal: route({ method: 'POST', path: '/billing/portal', access: 'private', summary: 'A link to Stripe\'s billing portal (invoices, payment method)', response: RedirectSchema }),
+  createOfflineCheckoutSession: route({ method: 'POST', path: '/createOfflineCheckoutSession', access: 'optional', summary: 'Embedded checkout for the offline licence (signed in or not)', body: OfflineCheckoutRequestSchema, response: OfflineCheckoutResponseSchema }),
+  sessionStatus: route({ method: 'GET', path: '/sessionStatus', access: 'optional', summary: 'Status of a checkout session this browser or account started', query: SessionStatusQuerySchema, response: SessionStatusSchema }),
+  listLicences: route({ method: 'GET', path: '/licences', access: 'private', summary: 'The account\'s offline licences', response: LicenceListSchema }),
+  activateLicence: route({ method: 'POST', path: '/licences/activate', access: 'public', summary: 'Bind a licence key to a machine; returns the signed licence the desktop verifies offline', body: ActivateLicenceSchema, response: SignedLicenceSchema }),
+
+  // Help and support (docs/support.md): fields topic, subject, message, diagnostics (JSON, with the user's consent), file (optional).
+  createSupportRequest: route({ method: 'POST', path: '/support/requests', access: 'private', summary: 'Send a support request or a suggestion to the operator (multipart: topic, subject, message, diagnostics, file)', body: 'multipart', response: SupportRequestSchema, status: 201 }),
+  listSupportRequests: route({ method: 'GET', path: '/support/requests', access: 'private', summary: 'The user\'s own support requests, newest first', response: SupportRequestListSchema }),
+  getSupportRequest: route({ method: 'GET', path: '/support/requests/:reference', access: 'private', summary: 'One of the user\'s support requests by its reference', params: SupportRequestParamsSchema, response: SupportRequestSchema }),
 } as const;
 
 export type Routes = typeof routes;

@@ -36,6 +36,8 @@ export const UserSchema = z.object({
   isNewUser: z.boolean(),
   /** Home view: template grid or list. */
   view: z.enum(['grid', 'list']),
+  /** A checkout or plan change waits for Stripe's confirmation (docs/billing.md#checkout). */
+  isUpdatingBillingPlan: z.boolean(),
 });
 export type User = z.infer<typeof UserSchema>;
 

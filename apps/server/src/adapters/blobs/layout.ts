@@ -23,6 +23,7 @@
  *   merges/<mergeId>/attachments/<name>            the attachments as they were when the mailing started
  *   merges/<mergeId>/parts/<n>.zip-part            a ranged merge's part n: local headers and documents, no directory
  *   merges/<mergeId>/parts/<n>.json                its manifest (entries, CRCs, sizes, offsets in the part)
+ *   support/<ownerId>/<requestId>/<name>           the file attached to a support request (docs/support.md)
  */
 
 /** User-chosen names (images, fonts, attachments) become one safe key segment: no separators, no "..". */
@@ -73,5 +74,10 @@ export const blobLayout = {
     parts: (mergeId: string) => `${mergeFolder(mergeId)}parts/`,
     part: (mergeId: string, index: number) => `${mergeFolder(mergeId)}parts/${index}.zip-part`,
     partManifest: (mergeId: string, index: number) => `${mergeFolder(mergeId)}parts/${index}.json`,
+  },
+  support: {
+    /** Every support attachment of an account (deleting the account deletes this prefix). */
+    folder: (ownerId: string) => `support/${ownerId}/`,
+    attachment: (ownerId: string, requestId: string, name: string) => `support/${ownerId}/${requestId}/${nameSegment(name)}`,
   },
 } as const;

@@ -4,6 +4,10 @@ export interface AccountMail {
   subject: string;
   text: string;
   html?: string;
+  /** Where replies go (a support request's mail: the user who wrote it). */
+  replyTo?: string;
+  /** Files sent with it (a support request's attachment). */
+  attachments?: Array<{ filename: string; content: Buffer; contentType?: string }>;
 }
 
 export interface AccountMailer {

@@ -39,6 +39,11 @@ export const LIMITS = {
   /** Reset emails requested, whether or not the account exists. */
   resetEmail: { max: 3, windowSeconds: ONE_HOUR },
   resetIp: { max: 10, windowSeconds: ONE_HOUR },
+  /** Offline licence activations per client: keys are guessed only by trying (docs/licences.md#activation-and-machine-limits). */
+  licenceActivationIp: { max: 30, windowSeconds: ONE_HOUR },
+  /** Support requests and suggestions a user sends (docs/support.md#limits): each one mails the operator. */
+  supportRequestUser: { max: 5, windowSeconds: ONE_HOUR },
+  supportRequestUserDay: { max: 20, windowSeconds: ONE_DAY },
 } as const satisfies Record<string, Limit>;
 
 /** How long a client that signed in (or reset the password) stays known to the account. */
@@ -74,6 +79,13 @@ const knownClientKey = (email: string, client: string) => `login-ok:${email} fro
 export const resetKeys = (email: string, ip: string): LimitedKey[] => [
   { key: `reset:${email}`, limit: LIMITS.resetEmail },
   { key: `reset-ip:${clientOf(ip)}`, limit: LIMITS.resetIp },
+];
+
+export const licenceActivationKeys = (ip: string): LimitedKey[] => [{ key: `licence-ip:${clientOf(ip)}`, limit: LIMITS.licenceActivationIp }];
+
+export const supportRequestKeys = (userId: string): LimitedKey[] => [
+  { key: `support:${userId}`, limit: LIMITS.supportRequestUser },
+  { key: `support-day:${userId}`, limit: LIMITS.supportRequestUserDay },
 ];
 
 /**

@@ -22,10 +22,13 @@ export interface UserRow {
   disabled_at: Date | null;
   password_changed_at: Date;
   created_at: Date;
+  /** A checkout or plan change waits for Stripe since then (billing module). */
+  billing_plan_updating_at: Date | null;
 }
 
 const COLUMNS = `id, email, password_hash, first_name, last_name, company, language, billing_plan, billing_cycle,
-  billing_date, counter, currency, parent_uid, is_oauth_user, is_new_user, view, disabled_at, password_changed_at, created_at`;
+  billing_date, counter, currency, parent_uid, is_oauth_user, is_new_user, view, disabled_at, password_changed_at, created_at,
+  billing_plan_updating_at`;
 
 export async function findUserById(q: Queryable, uid: string): Promise<UserRow | undefined> {
   const [row] = await q.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [uid]);

@@ -8,6 +8,11 @@ import { currentPeriod, getCredits, type Credits } from './quota.ts';
 import { findUserById, updateProfile, type UserRow } from './repository.ts';
 import { accountFor, actorFor, type Principal } from '../../access/index.ts';
 
+/** A checkout or plan change older than this no longer counts as waiting (an abandoned checkout, docs/billing.md#checkout). */
+export const BILLING_UPDATE_WAIT_MS = 30 * 60 * 1000;
+
+export const isUpdatingBillingPlan = (since: Date | null, now = Date.now()): boolean => since !== null && now - since.getTime() < BILLING_UPDATE_WAIT_MS;
+
 /** The user row as the client sees it (UserSchema), with the current quota period. */
 export async function userView(q: Queryable, row: UserRow): Promise<User> {
   const period = await currentPeriod(q, row.id);
@@ -29,6 +34,7 @@ export async function userView(q: Queryable, row: UserRow): Promise<User> {
     isOAuthUser: row.is_oauth_user,
     isNewUser: row.is_new_user,
     view: row.view === 'list' ? 'list' : 'grid',
+    isUpdatingBillingPlan: isUpdatingBillingPlan(row.billing_plan_updating_at),
   };
 }
 
