@@ -50,6 +50,16 @@ export const queryKeys = {
     all: ['senders'] as const,
     one: (id: string) => ['senders', id] as const,
   },
+  billing: {
+    /** The plan catalogue with prices (GET /v1/plans; public, the same for everyone). */
+    plans: ['billing', 'plans'] as const,
+    /** The account's plan and subscription as Stripe last told the server (GET /v1/billing). */
+    status: ['billing', 'status'] as const,
+    /** An offline-licence payment session checked on /offline/success. */
+    session: (sessionId: string) => ['billing', 'session', sessionId] as const,
+  },
+  /** The account's offline licences (GET /v1/licences). */
+  licences: ['licences'] as const,
   emailReport: {
     all: ['emailReport'] as const,
     scope: (scope: unknown) => ['emailReport', 'scope', scope] as const,

@@ -9,6 +9,7 @@ import AutoUpdatesSection from './AutoUpdatesSection.tsx';
 import DeleteAccountSection from './DeleteAccountSection.tsx';
 import EmailSection from './EmailSection.tsx';
 import LanguageSection from './LanguageSection.tsx';
+import LicencesSection from './LicencesSection.tsx';
 import PasswordSection from './PasswordSection.tsx';
 import PlanSection from './PlanSection.tsx';
 import ProfileSection from './ProfileSection.tsx';
@@ -31,6 +32,7 @@ export default function AccountPage() {
       {user && (
         <Stack spacing={3}>
           <PlanSection user={user} />
+          <LicencesSection user={user} />
           {/* Keyed by the saved values so the form shows them again after another tab changed them. */}
           <ProfileSection key={`${user.firstName}\u0000${user.lastName}\u0000${user.company}`} user={user} />
           <EmailSection user={user} />

@@ -1,15 +1,18 @@
 /**
  * The user menu: account areas (users, API keys, integrations and billing hidden for child users),
- * billing labelled "Upgrade plan" with a badge on the Free plan, suggest improvement, log out.
+ * billing labelled "Upgrade plan" with a badge on the Free plan, on the desktop edition "Manage licence"
+ * and "Buy a licence", suggest improvement, log out.
  */
 import { useState, type ReactNode } from 'react';
 import { Avatar, Badge, Divider, IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Tooltip, Typography } from '@mui/material';
 import AccountIcon from '@mui/icons-material/AccountCircleOutlined';
 import ApiIcon from '@mui/icons-material/KeyOutlined';
 import BillingIcon from '@mui/icons-material/CreditCardOutlined';
+import BuyIcon from '@mui/icons-material/ShoppingCartOutlined';
 import HelpIcon from '@mui/icons-material/HelpOutlined';
 import IdeaIcon from '@mui/icons-material/LightbulbOutlined';
 import IntegrationsIcon from '@mui/icons-material/ExtensionOutlined';
+import LicenceIcon from '@mui/icons-material/VpnKeyOutlined';
 import LogoutIcon from '@mui/icons-material/Logout';
 import ReportIcon from '@mui/icons-material/AssessmentOutlined';
 import SendersIcon from '@mui/icons-material/AlternateEmailOutlined';
@@ -42,7 +45,8 @@ export default function UserMenu({ user }: { user: User | undefined }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [suggesting, setSuggesting] = useState(false);
   const child = isChildUser(user);
-  const free = offersUpgrade(user, useEdition());
+  const edition = useEdition();
+  const free = offersUpgrade(user, edition);
 
   const entries: Entry[] = [
     { path: '/account', label: t('pages.account'), icon: <AccountIcon fontSize="small" />, parentOnly: false },
@@ -52,6 +56,13 @@ export default function UserMenu({ user }: { user: User | undefined }) {
     { path: '/api-keys', label: t('pages.apiKeys'), icon: <ApiIcon fontSize="small" />, parentOnly: true },
     { path: '/integrations', label: t('pages.integrations'), icon: <IntegrationsIcon fontSize="small" />, parentOnly: true },
     { path: '/billing', label: free ? t('menu.upgradePlan') : t('pages.billing'), icon: <BillingIcon fontSize="small" />, parentOnly: true, badge: free },
+    // The desktop edition runs on a licence: where to see it and where to buy one (docs/web-app.md#navbar).
+    ...(edition === 'desktop'
+      ? [
+          { path: '/account', label: t('menu.manageLicence'), icon: <LicenceIcon fontSize="small" />, parentOnly: true },
+          { path: '/offline', label: t('menu.buyLicence'), icon: <BuyIcon fontSize="small" />, parentOnly: true },
+        ]
+      : []),
     { path: '/help', label: t('pages.help'), icon: <HelpIcon fontSize="small" />, parentOnly: false },
   ];
   const visible = entries.filter((entry) => !(entry.parentOnly && child));
@@ -78,7 +89,7 @@ export default function UserMenu({ user }: { user: User | undefined }) {
         )}
         {user && <Divider component="li" />}
         {visible.map((entry) => (
-          <MenuItem key={entry.path} onClick={() => go(entry.path)}>
+          <MenuItem key={`${entry.path} ${entry.label}`} onClick={() => go(entry.path)}>
             <ListItemIcon>{entry.icon}</ListItemIcon>
             <ListItemText>{entry.label}</ListItemText>
             {entry.badge && <Badge color="secondary" variant="dot" sx={{ ml: 3 }} aria-label={t('menu.upgradeBadge')} />}

@@ -15,6 +15,7 @@ export const AREA_PAGES: readonly AreaPage[] = [
   { path: '/integrations', titleKey: 'pages.integrations', parentOnly: true },
   { path: '/billing', titleKey: 'pages.billing', parentOnly: true },
   { path: '/help', titleKey: 'pages.help', parentOnly: false },
+  { path: '/offline', titleKey: 'pages.offline', parentOnly: false },
 ];
 
 export function pageTitleKey(pathname: string): string | null {
