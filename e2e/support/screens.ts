@@ -111,17 +111,22 @@ export async function chooseLanguage(page: Page, combobox: ReturnType<Page['getB
   await page.getByRole('option', { name: names[language] }).click();
 }
 
-/** The newest reset link mailed to `email`, read from the outbox folder of the app's data dir (the
- * server writes the mail before it answers the reset request). */
-export async function resetLinkFor(app: RunningApp, email: string): Promise<string> {
+/** The text of the newest mail to `email` in the outbox folder of the app's data dir, quoted-printable
+ * undone (soft line breaks and =XX escapes); null when there is none yet. */
+export async function latestMailTo(app: RunningApp, email: string): Promise<string | null> {
   const dir = path.join(app.dataDir, 'outbox');
   const index = await readFile(path.join(dir, 'outbox.jsonl'), 'utf8').catch(() => '');
   const entry = index.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { to: string; file: string }).filter((mail) => mail.to === email).at(-1);
-  if (!entry) throw new Error(`no mail to ${email} in ${dir}`);
-  // The .eml body may be quoted-printable: undo soft line breaks and =XX escapes before looking.
-  const raw = (await readFile(path.join(dir, entry.file), 'utf8')).replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  if (!entry) return null;
+  return (await readFile(path.join(dir, entry.file), 'utf8')).replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+/** The newest reset link mailed to `email` (the server writes the mail before it answers the reset request). */
+export async function resetLinkFor(app: RunningApp, email: string): Promise<string> {
+  const raw = await latestMailTo(app, email);
+  if (raw === null) throw new Error(`no mail to ${email} in ${app.dataDir}/outbox`);
   const link = /https?:\/\/\S+\/resetPassword\?token=[^\s"<>]+/.exec(raw)?.[0];
-  if (!link) throw new Error(`no reset link in ${entry.file}`);
+  if (!link) throw new Error(`no reset link in the mail to ${email}`);
   return link;
 }
 

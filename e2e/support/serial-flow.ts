@@ -13,7 +13,14 @@ export interface SerialFlow {
 }
 
 /** Registers the file's hooks; `app` and `page` are there from the first beforeAll on. */
-export function serialFlow(options: { failureScreenshot: string; actionTimeoutMs: number }): SerialFlow {
+export function serialFlow(options: {
+  failureScreenshot: string;
+  actionTimeoutMs: number;
+  /** Settings of the app (peers the file starts first, such as a payment stand-in). */
+  env?: () => Promise<Record<string, string>>;
+  /** Runs once the app answers (a peer that must know the app's address). */
+  onStarted?: (app: RunningApp) => void | Promise<void>;
+}): SerialFlow {
   let app: RunningApp | undefined;
   let browser: Browser | undefined;
   let context: BrowserContext | undefined;
@@ -21,7 +28,9 @@ export function serialFlow(options: { failureScreenshot: string; actionTimeoutMs
   let broken = false;
 
   beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+    const env = (await options.env?.()) ?? {};
+    [app, browser] = await Promise.all([startApp(env), launchBrowser()]);
+    await options.onStarted?.(app);
     context = await newContext(browser);
     page = await context.newPage();
     // The machine may be busy (builds, other suites): actions wait longer than Playwright's default.
