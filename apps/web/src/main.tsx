@@ -20,11 +20,25 @@ import { installChunkReload } from './app/background/chunkReload.ts';
 import { removeServiceWorkers } from './app/background/serviceWorkers.ts';
 import { startVersionCheck } from './app/background/versionCheck.ts';
 import { installSessionCleanup } from './features/auth/useAuth.ts';
+import { startErrorReporting } from './app/errorReporting/index.ts';
+import { api } from './api/client.ts';
+import { decodeToken } from './api/session.ts';
+import { configQuery } from './api/routeQuery.ts';
 
 async function start(): Promise<void> {
   if (await removeServiceWorkers()) return; // reloading
   installChunkReload();
   installSessionCleanup();
+  // Error reports only when the server hands a DSN (GET /config); the SDK's chunk loads only then.
+  startErrorReporting({
+    dsn: async () => (await queryClient.fetchQuery(configQuery())).sentryDsnWeb,
+    release: __APP_VERSION__,
+    userId: () => {
+      const token = api.session.token();
+      const subject = token ? decodeToken(token)?.sub : undefined;
+      return typeof subject === 'string' ? subject : undefined;
+    },
+  });
   installLanguageFont(i18n);
   if (import.meta.env.PROD) startVersionCheck(__BUILD_ID__);
   // The texts are a chunk of their own: render once they are in, so no raw key ever shows.

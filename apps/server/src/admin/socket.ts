@@ -11,6 +11,7 @@ import { BillingPlanSchema, formatErrorMessage, isSheafError, SheafError, type E
 import { z } from 'zod';
 import type { Db } from '../adapters/db/types.ts';
 import { setPlanByEmail, usersReport } from '../modules/users/index.ts';
+import { supportReport, supportRequestText } from '../modules/support/index.ts';
 
 export const ADMIN_SOCKET = 'sheaf.sock';
 export const adminSocketPath = (dataDir: string): string => path.join(dataDir, ADMIN_SOCKET);
@@ -18,6 +19,8 @@ export const adminSocketPath = (dataDir: string): string => path.join(dataDir, A
 const RequestSchema = z.discriminatedUnion('command', [
   z.object({ command: z.literal('users.list') }),
   z.object({ command: z.literal('users.set-plan'), email: z.string().max(320), plan: BillingPlanSchema }),
+  z.object({ command: z.literal('support.list'), limit: z.number().int().min(1).max(10_000) }),
+  z.object({ command: z.literal('support.show'), reference: z.string().max(40) }),
 ]);
 export type AdminRequest = z.infer<typeof RequestSchema>;
 
@@ -28,6 +31,8 @@ async function answer(db: Db, line: string): Promise<AdminAnswer> {
   try {
     const request = RequestSchema.parse(JSON.parse(line));
     if (request.command === 'users.list') return { ok: true, output: await usersReport(db) };
+    if (request.command === 'support.list') return { ok: true, output: await supportReport(db, request.limit) };
+    if (request.command === 'support.show') return { ok: true, output: await supportRequestText(db, request.reference) };
     const change = await setPlanByEmail(db, request.email, request.plan);
     return { ok: true, output: `${change.email}: plan ${change.from} -> ${change.to}\n` };
   } catch (error) {

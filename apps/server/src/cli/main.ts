@@ -4,6 +4,7 @@ import { isSheafError } from '@sheaf/shared';
 import { mergeCommand } from './merge.ts';
 import { outboxCommand } from './outbox.ts';
 import { serveCommand } from './serve.ts';
+import { supportCommand } from './support.ts';
 import { usersCommand } from './users.ts';
 import { workerCommand } from './worker.ts';
 
@@ -20,6 +21,7 @@ export function sheafProgram(setExitCode: (code: number) => void = () => undefin
   program.addCommand(workerCommand().copyInheritedSettings(program));
   program.addCommand(outboxCommand().copyInheritedSettings(program));
   program.addCommand(usersCommand().copyInheritedSettings(program));
+  program.addCommand(supportCommand().copyInheritedSettings(program));
   return program;
 }
 

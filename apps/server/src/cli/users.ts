@@ -21,7 +21,7 @@ export function parsePlan(value: string): BillingPlan {
  * Runs an admin request: through the running server's admin socket when it holds the embedded
  * database, else on the database directly (PostgreSQL, or PGlite with no server running).
  */
-async function run(request: AdminRequest): Promise<string> {
+async function run(request: Extract<AdminRequest, { command: `users.${string}` }>): Promise<string> {
   // Loaded here, not at the top: every `sheaf` command would otherwise load the database at start-up.
   const [{ migrate, openDb }, { askRunningServer }, { setPlanByEmail, usersReport }] = await Promise.all([
     import('../adapters/db/index.ts'),

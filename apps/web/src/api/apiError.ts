@@ -15,6 +15,8 @@ export class ApiError extends Error {
   readonly fields: Record<string, string>;
   readonly isNetwork: boolean;
   readonly isCancelled: boolean;
+  /** The server's x-request-id of the failed call (support quotes it to find the logs). */
+  readonly requestId: string | undefined;
 
   constructor(init: {
     status: number;
@@ -24,6 +26,7 @@ export class ApiError extends Error {
     fields?: Record<string, string>;
     isNetwork?: boolean;
     isCancelled?: boolean;
+    requestId?: string;
   }) {
     super(init.message);
     this.name = 'ApiError';
@@ -33,6 +36,7 @@ export class ApiError extends Error {
     this.fields = init.fields ?? {};
     this.isNetwork = init.isNetwork ?? false;
     this.isCancelled = init.isCancelled ?? false;
+    this.requestId = init.requestId;
   }
 
   static network(cause?: unknown): ApiError {
@@ -50,12 +54,13 @@ export class ApiError extends Error {
   }
 
   /** From an error response; a body that is not our JSON shape becomes a generic error. */
-  static fromResponse(status: number, body: unknown): ApiError {
+  static fromResponse(status: number, body: unknown, requestId?: string | null): ApiError {
     const data = (body && typeof body === 'object' ? body : {}) as Partial<ErrorResponse>;
+    const id = requestId ? { requestId } : {};
     if (typeof data.code === 'string') {
-      return new ApiError({ status, code: data.code, message: data.message ?? data.code, params: data.params, fields: data.fields });
+      return new ApiError({ status, code: data.code, message: data.message ?? data.code, params: data.params, fields: data.fields, ...id });
     }
-    return new ApiError({ status, code: 'generic/something-wrong', message: 'Something went wrong - Please try again' });
+    return new ApiError({ status, code: 'generic/something-wrong', message: 'Something went wrong - Please try again', ...id });
   }
 }
 

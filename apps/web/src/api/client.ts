@@ -13,6 +13,7 @@ import { MIN_API_RESPONSE_MS, routePath, routes, type RouteKey, type Routes } fr
 import { ApiError } from './apiError.ts';
 import { browserStorage, createSessionStore, decodeToken, hasOurAudience, isExpired, type KeyValueStorage, type SessionStore } from './session.ts';
 import { isAbortError, send, type FetchLike, type TransportRequest } from './transport.ts';
+import { recentErrors } from './recentErrors.ts';
 
 export { ApiError, isApiError } from './apiError.ts';
 
@@ -33,6 +34,8 @@ export interface CallOptions<K extends RouteKey> {
   body?: InputOf<Exclude<RouteOf<K>['body'], 'multipart'>>;
   /** Multipart upload (field "file"); the route's other fields go in `query`. */
   file?: File | Blob;
+  /** Text fields of a multipart form (sent before the file), for routes that take a form (POST /support/requests). */
+  fields?: Record<string, string>;
   signal?: AbortSignal;
   /** Upload progress from 0 to 1 (uses XMLHttpRequest in browsers). */
   onUploadProgress?: (fraction: number) => void;
@@ -49,6 +52,8 @@ export interface ApiClientOptions {
   fetch: FetchLike;
   session?: SessionStore;
   minResponseMs?: number;
+  /** Told of every failed call but cancelled ones (the recent errors a support request may carry). */
+  onError?: (error: ApiError, key: RouteKey) => void;
 }
 
 export interface ApiClient {
@@ -170,9 +175,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const path = routePath(def.path, (opts.params ?? {}) as Record<string, string>) + queryString(opts.query);
     const headers: Record<string, string> = { Accept: 'application/json' };
     let body: string | FormData | undefined;
-    if (opts.file) {
+    if (opts.file || opts.fields) {
       body = new FormData();
-      body.append('file', opts.file, opts.file instanceof File ? opts.file.name : 'file');
+      for (const [name, value] of Object.entries(opts.fields ?? {})) body.append(name, value);
+      if (opts.file) body.append('file', opts.file, opts.file instanceof File ? opts.file.name : 'file');
     } else if (opts.body !== undefined) {
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(opts.body);
@@ -187,6 +193,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     });
 
     if (def.access === 'public') return sendWithFailover(request(null), opts.signal);
+    // Optional: a visitor calls as nobody; a signed-in user with their session.
+    if (def.access === 'optional' && !session.token() && !session.refreshToken()) return sendWithFailover(request(null), opts.signal);
     const token = await currentToken();
     const response = await sendWithFailover(request(token), opts.signal);
     if (response.status !== 401) return response;
@@ -208,13 +216,16 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     let result: T;
     try {
       const response = await perform(key, opts);
-      if (!response.ok) throw ApiError.fromResponse(response.status, await readJson(response));
+      if (!response.ok) throw ApiError.fromResponse(response.status, await readJson(response), response.headers.get('x-request-id'));
       result = await read(response);
     } catch (error) {
       const apiError = error instanceof ApiError ? error
         : isAbortError(error) || opts.signal?.aborted ? ApiError.cancelled()
           : ApiError.network(error);
-      if (!apiError.isCancelled) await waitRest();
+      if (!apiError.isCancelled) {
+        options.onError?.(apiError, key);
+        await waitRest();
+      }
       throw apiError;
     }
     await waitRest();
@@ -251,4 +262,8 @@ export const api: ApiClient = createApiClient({
   hosts: runtimeHosts?.length ? runtimeHosts : [''],
   storage: browserStorage(),
   fetch: (url, init) => globalThis.fetch(url, init),
+  // Kept for a support request the user may send (docs/support.md); nothing leaves without their consent.
+  onError: (error, key) => recentErrors.addApiError(error, key),
 });
+// Another user may sign in on this tab next: the errors were the last user's.
+api.onSessionEnd(() => recentErrors.clear());

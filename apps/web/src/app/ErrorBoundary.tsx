@@ -1,5 +1,5 @@
-/** Catches render failures and shows "something went wrong" (support notified) instead of a blank page. */
-import { Component, type ErrorInfo, type ReactNode } from 'react';
+/** Catches render failures and shows "something went wrong" instead of a blank page (the screen reports the error). */
+import { Component, type ReactNode } from 'react';
 import SomethingWentWrong from '../features/errors/SomethingWentWrong.tsx';
 
 interface Props {
@@ -12,11 +12,6 @@ interface State {
   error: Error | null;
 }
 
-/** Failures go to the console here; an error-reporting service hooks in at this one place. */
-export function reportError(error: unknown, info?: ErrorInfo): void {
-  console.error('Sheaf render failure', error, info?.componentStack ?? '');
-}
-
 export default class ErrorBoundary extends Component<Props, State> {
   override state: State = { error: null };
 
@@ -24,16 +19,12 @@ export default class ErrorBoundary extends Component<Props, State> {
     return { error };
   }
 
-  override componentDidCatch(error: Error, info: ErrorInfo): void {
-    reportError(error, info);
-  }
-
   override componentDidUpdate(previous: Props): void {
     if (this.state.error && previous.resetKey !== this.props.resetKey) this.setState({ error: null });
   }
 
   override render(): ReactNode {
-    if (this.state.error) return <SomethingWentWrong />;
+    if (this.state.error) return <SomethingWentWrong error={this.state.error} />;
     return this.props.children;
   }
 }

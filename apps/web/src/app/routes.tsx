@@ -1,6 +1,7 @@
 /**
- * The route table (docs/web-app.md#routes). Public pages only for signed-out users; everything else
- * needs a session and renders inside the navbar layout. Pages are lazy-loaded chunks.
+ * The route table (docs/web-app.md#routes). Public pages only for signed-out users; the offline
+ * licence's pages for everyone; everything else needs a session and renders inside the navbar layout.
+ * Pages are lazy-loaded chunks.
  */
 import { Suspense, useState } from 'react';
 import { createBrowserRouter, Navigate, useParams, useRouteError, type RouteObject } from 'react-router';
@@ -16,8 +17,8 @@ import NotFound from '../features/errors/NotFound.tsx';
 import SomethingWentWrong from '../features/errors/SomethingWentWrong.tsx';
 import { wizardPageKey } from '../features/wizard/wizardPageKey.ts';
 import AppLayout from './AppLayout.tsx';
+import OpenLayout from './OpenLayout.tsx';
 import { lazyPage } from './background/chunkReload.ts';
-import { reportError } from './ErrorBoundary.tsx';
 import { useAppSelector } from './hooks.ts';
 
 const HomePage = lazyPage(() => import('../features/home/HomePage.tsx'));
@@ -30,11 +31,13 @@ const LegalPage = lazyPage(() => import('../features/help/LegalPage.tsx'));
 const LoginPage = lazyPage(() => import('../features/auth/LoginPage.tsx'));
 const RegisterPage = lazyPage(() => import('../features/auth/RegisterPage.tsx'));
 const ResetPasswordPage = lazyPage(() => import('../features/auth/ResetPasswordPage.tsx'));
+const BillingPage = lazyPage(() => import('../features/billing/BillingPage.tsx'));
+const OfflinePage = lazyPage(() => import('../features/billing/OfflinePage.tsx'));
+const OfflineSuccessPage = lazyPage(() => import('../features/billing/OfflineSuccessPage.tsx'));
 
 /** Later areas: a "coming soon" page each (docs/web-app.md#routes lists them; issue #3 leaves their places). */
 export const COMING_SOON: readonly { path: string; titleKey: string }[] = [
   { path: 'users', titleKey: 'pages.users' },
-  { path: 'billing', titleKey: 'pages.billing' },
   { path: 'api-keys', titleKey: 'pages.apiKeys' },
   { path: 'integrations', titleKey: 'pages.integrations' },
 ];
@@ -54,8 +57,8 @@ function WizardRoute() {
 }
 
 function RouteError() {
-  reportError(useRouteError());
-  return <SomethingWentWrong />;
+  // The screen reports the error once and says "notified" only when the report was delivered.
+  return <SomethingWentWrong error={useRouteError()} />;
 }
 
 /** Unknown paths: inside the navbar layout when signed in, on their own otherwise. */
@@ -88,6 +91,9 @@ export const routeObjects: RouteObject[] = [
       { path: '/resetPassword', element: publicPage(<ResetPasswordPage />) },
       { path: '/terms', element: <Suspense fallback={<PageLoader fullScreen />}><LegalPage kind="terms" /></Suspense> },
       { path: '/privacy', element: <Suspense fallback={<PageLoader fullScreen />}><LegalPage kind="privacy" /></Suspense> },
+      // The offline licence is sold to visitors and signed-in users alike: no guard either way.
+      { path: '/offline', element: <OpenLayout><OfflinePage /></OpenLayout> },
+      { path: '/offline/success', element: <OpenLayout><OfflineSuccessPage /></OpenLayout> },
       {
         path: '/',
         element: <RequireAuth><AppLayout /></RequireAuth>,
@@ -98,6 +104,7 @@ export const routeObjects: RouteObject[] = [
           { path: 'senders', element: <SendersPage /> },
           { path: 'email-report', element: <EmailReportPage /> },
           { path: 'help', element: <HelpPage /> },
+          { path: 'billing', element: <BillingPage /> },
           ...COMING_SOON.map(({ path, titleKey }) => ({ path, element: <ComingSoon titleKey={titleKey} /> })),
         ],
       },

@@ -1,7 +1,3 @@
-/** Where users reach support (help page, "suggest improvement"); deployments set it in SHEAF_CONFIG. */
+/** An address users may also write to (help page); deployments set it in SHEAF_CONFIG. Requests from the form go to SUPPORT_EMAIL on the server. */
 export const SUPPORT_EMAIL: string =
   (typeof window !== 'undefined' && window.SHEAF_CONFIG?.supportEmail) || 'support@sheaf.app';
-
-export function mailtoSupport(subject: string, body = ''): string {
-  return `mailto:${SUPPORT_EMAIL}?subject=${encodeURIComponent(subject)}${body ? `&body=${encodeURIComponent(body)}` : ''}`;
-}

@@ -1,11 +1,17 @@
-/** /help: how Sheaf works in four steps, the limits of this server, answers to common questions, contact. */
+/**
+ * /help: how Sheaf works in four steps, the limits of this server, answers to common questions, and the
+ * support request (docs/support.md; /help?requestId=... from an error screen fills in the failed call's id).
+ */
 import { Accordion, AccordionDetails, AccordionSummary, Box, Link, Paper, Stack, Typography } from '@mui/material';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { useQuery } from '@tanstack/react-query';
+import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { MANUAL_SECONDS_PER_PLACEHOLDER, MAX_UPLOAD_BYTES, MAX_IMAGE_BYTES, MAX_SHEET_ROWS, MIN_PASSWORD_LENGTH, SAVINGS } from '@sheaf/shared';
 import { configQuery } from '../../api/routeQuery.ts';
 import { SUPPORT_EMAIL } from '../../app/supportContact.ts';
+import SupportRequestForm from './SupportRequestForm.tsx';
+import { readSupportPrefill } from './supportLink.ts';
 
 const STEPS = ['template', 'placeholders', 'spreadsheet', 'generate'] as const;
 const FAQ = ['placeholders', 'spreadsheets', 'headerRow', 'rows', 'passwords', 'encrypted', 'savings', 'data'] as const;
@@ -15,6 +21,7 @@ const megabytes = (bytes: number) => Math.round(bytes / 1024 / 1024);
 export default function HelpPage() {
   const { t, i18n } = useTranslation('help');
   const config = useQuery(configQuery());
+  const prefill = readSupportPrefill(useLocation().search);
   const number = new Intl.NumberFormat(i18n.language);
   const limits = {
     maxMb: megabytes(config.data?.maxUploadBytes ?? MAX_UPLOAD_BYTES),
@@ -63,6 +70,14 @@ export default function HelpPage() {
           </AccordionDetails>
         </Accordion>
       ))}
+
+      <Typography id="support" variant="h5" component="h2" sx={{ mt: 4, mb: 2 }}>
+        {t(prefill.topic === 'improvement' ? 'support.titleImprovement' : 'support.title')}
+      </Typography>
+      <Paper variant="outlined" sx={{ p: 2.5 }}>
+        {/* A new prefill (another error's link) starts a fresh form. */}
+        <SupportRequestForm key={`${prefill.topic}-${prefill.requestId ?? ''}`} topic={prefill.topic ?? 'support'} requestId={prefill.requestId} />
+      </Paper>
 
       <Typography variant="h5" component="h2" sx={{ mt: 4, mb: 1 }}>{t('contact.title')}</Typography>
       <Typography color="text.secondary">
