@@ -10,7 +10,7 @@ const MODULES = '^apps/server/src/modules/([^/]+)/';
  * The server modules from the bottom up: a module may use the ones before it, never one after it
  * (merges never imports email: the mailing rides on merges' events and hooks instead).
  */
-const LAYERS = ['users', 'auth', 'billing', 'licences', 'support', 'fonts', 'spreadsheets', 'templates', 'senders', 'merges', 'email'];
+const LAYERS = ['users', 'auth', 'team', 'billing', 'licences', 'support', 'fonts', 'spreadsheets', 'templates', 'senders', 'merges', 'email', 'datacheck'];
 const layerRules = LAYERS.slice(0, -1).map((module, index) => ({
   name: `module-layers-${module}`,
   severity: 'error',

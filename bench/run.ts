@@ -4,7 +4,7 @@
  *
  * Flags: --rows N (per-row documents, default 1,000), --full (100,000 rows combined and sheet-read),
  * --combined-rows N, --sheet-rows N, --disk-mb N (default 256), --send-rows N (default 2,000),
- * --only per-row,combined,sheet-read,disk-write,send,cold-start,login-bytes,api-load,large-merge,auth-load,word-pdf
+ * --only per-row,combined,sheet-read,disk-write,send,cold-start,login-bytes,api-load,large-merge,auth-load,word-pdf,data-check
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdir, readdir, rm } from 'node:fs/promises';
@@ -18,7 +18,7 @@ import { sheafCandidates } from './sheaf.ts';
 import type { BenchCandidate, BenchResult, PdfWorkload } from './types.ts';
 
 const CHILD_TIMEOUT_MS = 15 * 60 * 1000;
-const WORKLOADS = ['disk-write', 'per-row', 'combined', 'sheet-read', 'send', 'cold-start', 'login-bytes', 'api-load', 'large-merge', 'auth-load', 'word-pdf'] as const;
+const WORKLOADS = ['disk-write', 'per-row', 'combined', 'sheet-read', 'send', 'cold-start', 'login-bytes', 'api-load', 'large-merge', 'auth-load', 'word-pdf', 'data-check'] as const;
 /**
  * Whole-service workloads: real `sheaf` processes (API, workers) or a browser, each script printing its
  * own table (set-ups side by side, RSS per process) rather than one tool's BenchResult.
@@ -30,6 +30,8 @@ const SERVICE_SCRIPTS: Record<string, string[]> = {
   'auth-load': ['auth-load.ts', '--connections', '50', '--seconds', '20'],
   // 300 rows: the plain way's one LibreOffice run takes minutes already (3,000: `npx tsx word-pdf.ts --rows 3000`).
   'word-pdf': ['word-pdf.ts', '--rows', '300'],
+  // The data check (docs/data-check.md): 100,000 x 20 through the API; first issue, whole check, RSS.
+  'data-check': ['data-check.ts', '--rows', '100000'],
 };
 
 function parseOptions(argv: string[]) {

@@ -62,6 +62,20 @@
  * Billing and licences (issue #13): STRIPE_*, OFFLINE_PRICE_READING, PRICE_INCREASE_DATE, LICENCE_*;
  * see config-billing.ts.
  *
+ * Sign-in with Google, Apple and Microsoft (issue #14; docs/accounts.md#social-sign-in; config-oauth.ts). A
+ * provider is offered (its button shown) only when all its settings are set; its issuer is reached on first
+ * use, never at boot. The redirect URI to register with it is <PUBLIC_URL>/v1/auth/oauth/<provider>/callback:
+ *   GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET  the Google OAuth client
+ *   GOOGLE_ISSUER        (https://accounts.google.com)
+ *   APPLE_CLIENT_ID      the Services ID of Sign in with Apple, with APPLE_TEAM_ID, APPLE_KEY_ID and
+ *                        APPLE_PRIVATE_KEY (the .p8 key: PEM, \n for line breaks allowed, or base64 DER)
+ *                        that sign its client secret, a short-lived ES256 JWT made when needed
+ *   APPLE_ISSUER         (https://appleid.apple.com)
+ *   MICROSOFT_CLIENT_ID, MICROSOFT_CLIENT_SECRET  the Microsoft Entra ID app registration
+ *   MICROSOFT_ISSUER     (https://login.microsoftonline.com/common/v2.0: work, school and personal accounts,
+ *                        the ID token's issuer naming the user's tenant)
+ *   Issuers must be https:// (http:// only on localhost, for a local identity provider).
+ *
  * Support and error reports (issue #14; docs/support.md):
  *   SUPPORT_EMAIL        where support requests and suggestions from /help are mailed (with their
  *                        attachment), through the account mailer; unset = they are only stored, and the
@@ -72,6 +86,19 @@
  *   SENTRY_DSN_WEB       the DSN the browser reports its own failures to (handed to it by GET /v1/config;
  *                        its origin is added to the CSP's connect-src); unset = the browser sends nothing
  *   SENTRY_ENVIRONMENT   the environment reports are filed under (production)
+ *
+ * The data check's optional AI review (issue #15; docs/data-check.md#ai-review):
+ *   LLM_BASE_URL         base URL of an OpenAI-compatible API, with its version path
+ *                        (https://api.openai.com/v1, http://127.0.0.1:11434/v1 for Ollama, ...); unset =
+ *                        no AI review, nothing leaves the machine
+ *   LLM_MODEL            the model the review asks (required with LLM_BASE_URL)
+ *   LLM_API_KEY          sent as the Authorization bearer; a secret, never logged (unset: no header, for
+ *                        local servers that need none)
+ *   LLM_MAX_CELLS_PER_CHECK  the cost cap: distinct cell values one check may send, all requests together
+ *                        (2000); the values past it are not reviewed, and the log says so
+ *   LLM_BATCH_CELLS      distinct values per request (200)
+ *   LLM_TIMEOUT_MS       how long one request may take; a slower answer ends the AI pass, not the check
+ *                        (30000)
  */
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -79,6 +106,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { BillingEnvShape, type BillingConfig } from './config-billing.ts';
+import { OAuthEnvShape, oauthConfigOf, oauthConfigProblems, type OAuthConfig } from './config-oauth.ts';
 
 /** The checkout's root (apps/server/src/config.ts -> ../../..). */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -162,17 +190,26 @@ const EnvSchema = z.object({
   S3_PRESIGNED_DOWNLOADS: boolean,
   // Billing and licences (config-billing.ts)
   ...BillingEnvShape,
+  // Sign-in with Google, Apple and Microsoft (config-oauth.ts)
+  ...OAuthEnvShape,
   // Support and error reports
   SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.email('must be an email address').optional()),
   SENTRY_DSN: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/, error: 'must be a DSN such as https://key@host/1' }).optional()),
   SENTRY_DSN_WEB: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/, error: 'must be a DSN such as https://key@host/1' }).optional()),
   SENTRY_ENVIRONMENT: z.preprocess(emptyToUndefined, z.string().max(64).default('production')),
+  // The data check's AI review
+  LLM_BASE_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/, error: 'must be a URL such as https://api.openai.com/v1' }).optional()),
+  LLM_MODEL: optionalString,
+  LLM_API_KEY: optionalString,
+  LLM_MAX_CELLS_PER_CHECK: integer(1, 1_000_000, 2000),
+  LLM_BATCH_CELLS: integer(1, 10_000, 200),
+  LLM_TIMEOUT_MS: integer(100, 600_000, 30_000),
 });
 
 /** Every environment variable the server reads (deployment manifests are checked against it). */
 export const SETTING_NAMES: readonly string[] = Object.freeze(Object.keys(EnvSchema.shape));
 
-export interface Config extends BillingConfig {
+export interface Config extends BillingConfig, OAuthConfig {
   readonly PORT: number;
   readonly HOST: string;
   readonly PUBLIC_URL: string;
@@ -225,6 +262,15 @@ export interface Config extends BillingConfig {
   /** Set: the browser reports its failures to this DSN (GET /config). */
   readonly SENTRY_DSN_WEB: string | undefined;
   readonly SENTRY_ENVIRONMENT: string;
+  /** Set (with LLM_MODEL): the data check's AI review asks this OpenAI-compatible API (docs/data-check.md#ai-review). */
+  readonly LLM_BASE_URL: string | undefined;
+  readonly LLM_MODEL: string | undefined;
+  /** Secret: the bearer sent to LLM_BASE_URL, never logged. */
+  readonly LLM_API_KEY: string | undefined;
+  /** The cost cap: distinct cell values one check sends at most. */
+  readonly LLM_MAX_CELLS_PER_CHECK: number;
+  readonly LLM_BATCH_CELLS: number;
+  readonly LLM_TIMEOUT_MS: number;
   /** HKDF-SHA256 sub-key of SECRET_KEY for signing tokens and links (32 bytes). */
   readonly jwtKey: Uint8Array;
   /** HKDF-SHA256 sub-key of SECRET_KEY for encrypting secrets at rest (32 bytes). */
@@ -256,6 +302,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (s3.some(Boolean) && !s3.every(Boolean)) {
     throw new ConfigError(['S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set all four to store files in S3, or none']);
   }
+  const oauthProblems = oauthConfigProblems(oauthConfigOf(raw));
+  if (oauthProblems.length > 0) throw new ConfigError(oauthProblems);
+  if (raw.LLM_BASE_URL && !raw.LLM_MODEL) throw new ConfigError(['LLM_MODEL: set it with LLM_BASE_URL (the model the AI review asks)']);
   const dataDir = path.resolve(raw.DATA_DIR);
   const secretKey = raw.SECRET_KEY ?? loadOrCreateSecretKey(dataDir);
   const publicUrl = (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, '');
@@ -289,6 +338,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     SUPPORT_EMAIL: raw.SUPPORT_EMAIL,
     SENTRY_DSN: raw.SENTRY_DSN,
     SENTRY_DSN_WEB: raw.SENTRY_DSN_WEB,
+    ...oauthConfigOf(raw),
+    LLM_BASE_URL: raw.LLM_BASE_URL?.replace(/\/+$/, ''),
+    LLM_MODEL: raw.LLM_MODEL,
+    LLM_API_KEY: raw.LLM_API_KEY,
     BLOB_DIR: path.resolve(dataDir, raw.BLOB_DIR ?? 'files'),
     OUTBOX_DIR: path.resolve(dataDir, raw.OUTBOX_DIR ?? 'outbox'),
     WEB_DIST: path.resolve(REPO_ROOT, raw.WEB_DIST ?? 'apps/web/dist'),

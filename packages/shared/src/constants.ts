@@ -6,6 +6,8 @@ export const MAX_UPLOAD_BYTES = 26_214_400; // 25 MB: templates and spreadsheets
 export const MAX_IMAGE_BYTES = 2_097_152; // 2 MB
 export const MAX_ATTACHMENTS_TOTAL_BYTES = 5_242_880; // 5 MB
 export const MAX_SHEET_ROWS = 100_000;
+/** The data check's largest dataset: selected rows x columns (docs/data-check.md#limits); above it, check/too-large (HTTP 400). */
+export const DATA_CHECK_MAX_CELLS = 5_000_000;
 export const MAX_FROM_NAME_LENGTH = 50;
 export const MIN_PASSWORD_LENGTH = 6;
 export const LICENCE_KEY_LENGTH = 25;

@@ -33,6 +33,22 @@ export const ERROR_MESSAGES = {
   'auth/has-child-users': 'An account cannot be deleted while child users exist.',
   'auth/account-disabled': 'This account has been disabled. Please contact your administrator.',
   'access/forbidden': 'You are not allowed to do this.',
+  // Sign-in with Google, Apple and Microsoft (docs/accounts.md#social-sign-in)
+  'auth/account-exists-with-different-credential': 'An account already exists with the same email address but different sign-in credentials. Sign in using {methods}.',
+  'pdfmm/unsupported-sign-in-method': 'Please use {methods} to sign in.',
+  'oauth/provider-not-configured': 'Sign-in with {provider} is not available on this server.',
+  'oauth/provider-unavailable': '{provider} could not be reached. Please try again later.',
+  'oauth/provider-error': '{provider} did not complete the sign-in ({detail}). Please try again.',
+  'oauth/state-invalid': 'This sign-in has expired or was already used. Please start again.',
+  'oauth/token-invalid': 'The answer from {provider} could not be verified. Please try again.',
+  'oauth/email-unverified': 'Your {provider} account has no verified email address. Verify it with {provider}, then try again.',
+  'oauth/code-invalid': 'This sign-in has expired or was already used. Please sign in again.',
+  'oauth/no-account': 'There is no Sheaf account for {email} yet.',
+
+  // Child users (docs/accounts.md#child-users)
+  'users/seat-limit': "Your plan's users ({max}, you included) are all taken. Upgrade your plan to add more users.",
+  'users/not-found': 'This user does not exist or has been deleted.',
+  'users/disabled': 'This user is disabled. Enable them first.',
 
   // Library
   'template/not-found': 'The template does not exist or has been deleted.',
@@ -237,6 +253,43 @@ export const ERROR_MESSAGES = {
   'spam/unfilled-tags': 'These column tags are not headings of the spreadsheet and would be sent as written: {tags}.',
   'spam/hidden-text': 'The message has hidden text (tiny or white on white). Filters treat it as a trick; remove it.',
   'spam/html-large': 'The message is {sizeKb} KB. Some mail programs cut off messages over {maxKb} KB.',
+
+  // The data check (docs/data-check.md): the call's refusal, then one code per rule; the text is the issue's description
+  'check/too-large': 'This dataset is too large for a single validation. Consider splitting it or skip validation',
+  'check/failed': 'An error occurred during validation. Please try again.',
+  'check/column-missing': 'The template uses the column "{column}", which is not a heading of the spreadsheet.',
+  'check/missing-placeholder': 'The placeholder on page {page} needs a value, but this row has none.',
+  'check/missing-word-field': 'The document uses the field "{column}", but this row has no value.',
+  'check/missing-file-name': 'The file name uses "{column}", but this row has no value.',
+  'check/missing-password': 'The password uses "{column}", but this row has no value.',
+  'check/missing-subject': 'The email subject uses "{column}", but this row has no value.',
+  'check/missing-content': 'The email message uses "{column}", but this row has no value.',
+  'check/missing-recipient': 'This row has no recipient address: its document will not be emailed.',
+  'check/number-unreadable': 'The placeholder on page {page} shows a number, but this value is not one.',
+  'check/date-unreadable': 'The placeholder on page {page} shows a date, but this value cannot be read as one.',
+  'check/date-impossible': 'This date does not exist.',
+  'check/image-missing': 'No image named "{image}" was uploaded with the template.',
+  'check/qr-too-long': 'The text is too long for a QR code ({length} bytes; at most {max} fit).',
+  'check/text-overflow': 'The text does not fit its placeholder on page {page}: it runs past the box.',
+  'check/text-overflow-shrunk': 'The text does not fit its placeholder on page {page}, even shrunk to {minSize} pt.',
+  'check/glyph-missing': 'No font of the placeholder on page {page} can print these characters: {chars}',
+  'check/email-invalid': 'This is not a valid email address.',
+  'check/email-typo': 'The domain "{domain}" looks like a typo of "{suggestion}".',
+  'check/duplicate-recipient': 'The same address is the recipient of row {firstRow}.',
+  'check/number-with-letters': 'This number has stray characters in it.',
+  'check/spaces': 'The value has spaces at its start or end.',
+  'check/invisible-characters': 'The value contains invisible or control characters ({chars}).',
+  'check/outlier-number': 'The other values of this column are numbers; this one is not.',
+  'check/outlier-date': 'The other values of this column are dates; this one is not.',
+  'check/outlier-email': 'The other values of this column are email addresses; this one is not.',
+  'check/outlier-boolean': 'The other values of this column are yes/no values; this one is not.',
+  // The optional AI review (docs/data-check.md#ai-review; apps/server/src/modules/datacheck/ai)
+  'check/ai-looks-like-person': 'This looks like a person\'s name, unlike the other values of this column.',
+  'check/ai-looks-like-address': 'This looks like a street address, unlike the other values of this column.',
+  'check/ai-looks-like-place': 'This looks like a place (a city, region or country), unlike the other values of this column.',
+  'check/ai-looks-like-company': 'This looks like the name of a company or organisation, unlike the other values of this column.',
+  'check/ai-out-of-place': 'This does not look like the other values of this column.',
+  'check/ai-spelling': 'This looks like another spelling of "{expected}", the spelling this column uses most.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;
@@ -256,27 +309,27 @@ export const ERROR_HTTP_STATUS_GROUPS = {
   /** Paying fixes it: more credits, a higher plan, a licence. */
   402: [
     'merge/insufficient-credits', 'email/plan-required', 'email/licence-required', 'merge/licence-expired', 'sender/needs-pro',
-    'sender/needs-enterprise', 'licence/expired', 'licence/machine-limit',
+    'sender/needs-enterprise', 'licence/expired', 'licence/machine-limit', 'users/seat-limit',
   ],
   /** The caller is known but may not do this, and paying does not change it. */
   403: ['auth/account-disabled', 'access/forbidden', 'sender/desktop-smtp-only'],
   /** The thing does not exist for this caller (another account's ids answer this too, never 403). */
   404: [
-    'billing/session-not-found',
+    'billing/session-not-found', 'oauth/provider-not-configured', 'oauth/no-account',
     'generic/not-found', 'template/not-found', 'share/user-not-found', 'font/not-found', 'image/not-found', 'thumbnail/not-found',
     'merge/not-found', 'sender/not-found', 'email/attachment-not-found', 'email/message-not-found',
-    'support/not-found',
+    'support/not-found', 'users/not-found',
   ],
   /** The thing is busy: a merge or mailing in progress; try again when it ends. */
-  409: ['template/merge-in-progress', 'sheet/merge-in-progress', 'merge/in-progress', 'sender/in-use', 'billing/already-subscribed', 'billing/no-subscription', 'billing/plan-updating'],
+  409: ['template/merge-in-progress', 'sheet/merge-in-progress', 'merge/in-progress', 'sender/in-use', 'billing/already-subscribed', 'billing/no-subscription', 'billing/plan-updating', 'auth/account-exists-with-different-credential'],
   /** It existed and is gone for good (deleted files, an expired link). */
   410: ['merge/files-deleted', 'merge/link-expired'],
   /** The uploaded file is over its size limit. */
   413: ['template/too-large', 'sheet/too-large', 'image/too-large', 'font/too-large', 'support/attachment-too-large'],
   429: ['generic/too-many-attempts', 'support/too-many-requests'],
-  500: ['generic/something-wrong', 'generic/technical-error', 'merge/word-pdf-row-missing'],
+  500: ['generic/something-wrong', 'generic/technical-error', 'merge/word-pdf-row-missing', 'check/failed'],
   /** A payment provider we call failed (Stripe unreachable or refusing): not the user's doing; try again later. */
-  502: ['billing/failed'],
+  502: ['billing/failed', 'oauth/provider-unavailable'],
   /** Something this server lacks (LibreOffice for Word documents): not the user's doing, and retrying will not help. */
   503: ['template/office-unavailable', 'billing/not-configured', 'licence/signing-unavailable'],
   /** The server's disk is full (or below its free-space floor): nothing was charged; try again later. */

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { MAX_ATTACHMENTS_TOTAL_BYTES, MAX_IMAGE_BYTES, MAX_SHEET_ROWS, MAX_UPLOAD_BYTES, routes } from '@sheaf/shared';
 import { REPO_ROOT } from '../config.ts';
 import type { AppContext } from '../context.ts';
+import { configuredOAuthProviders } from '../config-oauth.ts';
 import { handle } from './route.ts';
 
 /** The product version: the root package.json's, else the server package's. */
@@ -31,5 +32,6 @@ export function registerMetaRoutes(app: FastifyInstance, ctx: AppContext): void 
     mailOutbox: ctx.mailer.isOutbox,
     edition: ctx.config.EDITION,
     sentryDsnWeb: ctx.config.SENTRY_DSN_WEB ?? null,
+    authProviders: configuredOAuthProviders(ctx.config),
   }));
 }

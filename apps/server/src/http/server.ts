@@ -9,7 +9,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { MAX_UPLOAD_BYTES } from '@sheaf/shared';
 import type { AppContext } from '../context.ts';
-import { registerAuthRoutes } from '../modules/auth/index.ts';
+import { registerAuthRoutes, registerOAuthRoutes } from '../modules/auth/index.ts';
 import { sessionPrincipal } from './principal.ts';
 import { registerUserRoutes } from '../modules/users/index.ts';
 import { registerTemplateRoutes, registerTemplateSpreadsheetRoutes } from '../modules/templates/index.ts';
@@ -21,6 +21,8 @@ import { registerSenderRoutes } from '../modules/senders/index.ts';
 import { registerBillingRoutes, registerStripeWebhook } from '../modules/billing/index.ts';
 import { registerLicenceRoutes } from '../modules/licences/index.ts';
 import { registerSupportRoutes } from '../modules/support/index.ts';
+import { registerDataCheckRoutes } from '../modules/datacheck/index.ts';
+import { registerTeamRoutes } from '../modules/team/index.ts';
 import { currentScope } from '../jobs/request-scope.ts';
 import { installMinimumResponseTime } from './delay.ts';
 import { registerHealthRoutes, type ReadinessCheck } from './health.ts';
@@ -91,7 +93,9 @@ export async function buildApp(ctx: AppContext, ready: ReadinessCheck = async ()
   registerHealthRoutes(app, ready);
   registerMetaRoutes(app, ctx);
   registerAuthRoutes(app, ctx);
+  await registerOAuthRoutes(app, ctx);
   registerUserRoutes(app, ctx);
+  registerTeamRoutes(app, ctx);
   registerTemplateRoutes(app, ctx);
   registerTemplateSpreadsheetRoutes(app, ctx);
   registerSpreadsheetRoutes(app, ctx);
@@ -104,6 +108,7 @@ export async function buildApp(ctx: AppContext, ready: ReadinessCheck = async ()
   await registerStripeWebhook(app, ctx);
   registerLicenceRoutes(app, ctx);
   registerSupportRoutes(app, ctx);
+  registerDataCheckRoutes(app, ctx);
 
   await registerWebApp(app, web, config);
   app.setNotFoundHandler((request, reply) => (isPageRequest(request) ? web.sendIndex(reply) : sendNotFound(request, reply)));

@@ -59,6 +59,13 @@ export interface ApiClientOptions {
 export interface ApiClient {
   call<K extends RouteKey>(key: K, options?: CallOptions<K>): Promise<CallResult<K>>;
   blob<K extends RouteKey>(key: K, options?: Omit<CallOptions<K>, 'file' | 'onUploadProgress'>): Promise<Blob>;
+  /**
+   * A call whose answer is read as it arrives (the data check's NDJSON, features/dataCheck): the same
+   * token, refresh, failover and errors as `call`; resolves with the Response as soon as its status is
+   * a success, its body not read yet (the minimum time applies to failures only, as the server sends
+   * a stream without holding it back).
+   */
+  stream<K extends RouteKey>(key: K, options?: Omit<CallOptions<K>, 'file' | 'onUploadProgress'>): Promise<Response>;
   /** An absolute URL on the current API host for a server-given path such as '/v1/files/..'. */
   href(path: string): string;
   readonly session: SessionStore;
@@ -206,7 +213,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return retried;
   }
 
-  async function run<K extends RouteKey, T>(key: K, opts: CallOptions<K>, read: (response: Response) => Promise<T>): Promise<T> {
+  /** `holdSuccess: false`: a success is handed over at once (a stream shows its first lines as they come; failures still wait). */
+  async function run<K extends RouteKey, T>(key: K, opts: CallOptions<K>, read: (response: Response) => Promise<T>, holdSuccess = true): Promise<T> {
     const started = Date.now();
     const waitRest = async () => {
       const rest = minResponseMs - (Date.now() - started);
@@ -228,7 +236,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       }
       throw apiError;
     }
-    await waitRest();
+    if (holdSuccess) await waitRest();
     return result;
   }
 
@@ -245,6 +253,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     },
     blob(key, opts = {}) {
       return run(key, opts, (response) => response.blob());
+    },
+    stream(key, opts = {}) {
+      return run(key, opts, async (response) => response, false);
     },
     href(path) {
       const host = orderedHosts()[0];

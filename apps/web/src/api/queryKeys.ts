@@ -60,6 +60,8 @@ export const queryKeys = {
   },
   /** The account's offline licences (GET /v1/licences). */
   licences: ['licences'] as const,
+  /** The account's child users and its seats (GET /v1/users/children; account holders only). */
+  childUsers: ['childUsers'] as const,
   emailReport: {
     all: ['emailReport'] as const,
     scope: (scope: unknown) => ['emailReport', 'scope', scope] as const,

@@ -31,13 +31,14 @@ const LegalPage = lazyPage(() => import('../features/help/LegalPage.tsx'));
 const LoginPage = lazyPage(() => import('../features/auth/LoginPage.tsx'));
 const RegisterPage = lazyPage(() => import('../features/auth/RegisterPage.tsx'));
 const ResetPasswordPage = lazyPage(() => import('../features/auth/ResetPasswordPage.tsx'));
+const OAuthCallbackPage = lazyPage(() => import('../features/auth/OAuthCallbackPage.tsx'));
 const BillingPage = lazyPage(() => import('../features/billing/BillingPage.tsx'));
+const UsersPage = lazyPage(() => import('../features/users/UsersPage.tsx'));
 const OfflinePage = lazyPage(() => import('../features/billing/OfflinePage.tsx'));
 const OfflineSuccessPage = lazyPage(() => import('../features/billing/OfflineSuccessPage.tsx'));
 
 /** Later areas: a "coming soon" page each (docs/web-app.md#routes lists them; issue #3 leaves their places). */
 export const COMING_SOON: readonly { path: string; titleKey: string }[] = [
-  { path: 'users', titleKey: 'pages.users' },
   { path: 'api-keys', titleKey: 'pages.apiKeys' },
   { path: 'integrations', titleKey: 'pages.integrations' },
 ];
@@ -89,6 +90,8 @@ export const routeObjects: RouteObject[] = [
       { path: '/login', element: publicPage(<LoginPage />) },
       { path: '/register', element: publicPage(<RegisterPage />) },
       { path: '/resetPassword', element: publicPage(<ResetPasswordPage />) },
+      // Back from Google, Apple or Microsoft (docs/accounts.md#social-sign-in).
+      { path: '/oauth/callback', element: publicPage(<OAuthCallbackPage />) },
       { path: '/terms', element: <Suspense fallback={<PageLoader fullScreen />}><LegalPage kind="terms" /></Suspense> },
       { path: '/privacy', element: <Suspense fallback={<PageLoader fullScreen />}><LegalPage kind="privacy" /></Suspense> },
       // The offline licence is sold to visitors and signed-in users alike: no guard either way.
@@ -105,6 +108,7 @@ export const routeObjects: RouteObject[] = [
           { path: 'email-report', element: <EmailReportPage /> },
           { path: 'help', element: <HelpPage /> },
           { path: 'billing', element: <BillingPage /> },
+          { path: 'users', element: <UsersPage /> },
           ...COMING_SOON.map(({ path, titleKey }) => ({ path, element: <ComingSoon titleKey={titleKey} /> })),
         ],
       },

@@ -12,7 +12,7 @@ import { api } from '../api/client.ts';
 import { formatInterpolated } from './numbers.ts';
 
 export const LANGUAGE_KEY = 'sheaf.language';
-export const NAMESPACES = ['common', 'auth', 'navbar', 'errors', 'help', 'home', 'account', 'wizard', 'editor', 'senders', 'email', 'billing'] as const;
+export const NAMESPACES = ['common', 'auth', 'navbar', 'errors', 'help', 'home', 'account', 'wizard', 'editor', 'senders', 'email', 'billing', 'dataCheck', 'users'] as const;
 
 /** Each language's own name, shown in the language selector. */
 export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', de: 'Deutsch', fr: 'Français', es: 'Español', zh: '中文（简体）' };

@@ -115,6 +115,11 @@ function toCalendarDate(value: CellValue, locale: string): CalendarDate | undefi
  * names in the format's locale. Reads Date objects (by their UTC fields), Excel serial numbers
  * (1900 system) and dates written as text (see parseDateText); anything else comes back unchanged.
  */
+/** The date formatDate reads from a cell in `format`, or undefined when it prints the cell unchanged (the data check's rule). */
+export function readDate(value: CellValue, format: DateFormat): CalendarDate | undefined {
+  return toCalendarDate(value, compile(format).locale);
+}
+
 export function formatDate(value: CellValue, format: DateFormat): string {
   const compiled = compile(format);
   const date = toCalendarDate(value, compiled.locale);

@@ -56,8 +56,16 @@ function intlOptions(format: NumberFormat): Intl.NumberFormatOptions {
  */
 export function formatNumber(value: CellValue, format: NumberFormat): string {
   const compiled = compile(format);
-  let number: number | undefined;
-  if (typeof value === 'number') number = Number.isFinite(value) ? value : undefined;
-  else if (typeof value === 'string') number = parseNumberText(value, compiled.locale);
+  const number = numberIn(value, compiled.locale);
   return number === undefined ? cellText(value) : compiled.intl.format(number);
+}
+
+/** The number formatNumber reads from a cell in `format`, or undefined when it prints the cell unchanged (the data check's rule). */
+export function readNumber(value: CellValue, format: NumberFormat): number | undefined {
+  return numberIn(value, compile(format).locale);
+}
+
+function numberIn(value: CellValue, locale: string): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  return typeof value === 'string' ? parseNumberText(value, locale) : undefined;
 }

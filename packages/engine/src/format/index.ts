@@ -1,5 +1,5 @@
-export { formatNumber } from './formatNumber.ts';
-export { formatDate } from './formatDate.ts';
+export { formatNumber, readNumber } from './formatNumber.ts';
+export { formatDate, readDate } from './formatDate.ts';
 export { excelSerialToDate, type CalendarDate } from './calendarDate.ts';
 export { parseNumberText } from './parseNumber.ts';
 export { parseDateText } from './parseDate.ts';

@@ -27,23 +27,28 @@ export function placePlaceholders(placeholders: readonly Placeholder[], sheet: S
     if (column === undefined) throw new SheafError('merge/missing-column', { column: placeholder.column, name: placeholder.id });
     const page = pages[placeholder.pageNumber - 1];
     if (!page) throw new SheafError('template/page-out-of-range', { name: placeholder.id, page: placeholder.pageNumber, pages: pages.length });
-    const { width, height } = page;
-    const box: Box = {
-      x: placeholder.relativeX * width,
-      y: height - (placeholder.relativeY + placeholder.relativeHeight) * height,
-      width: placeholder.relativeWidth * width,
-      height: placeholder.relativeHeight * height,
-    };
-    const style: TextStyle = {
-      fontFamily: placeholder.fontFamily,
-      fontStyle: placeholder.fontStyle,
-      fontSize: placeholder.relativeFontSize * height,
-      align: placeholder.align,
-      textDecoration: placeholder.textDecoration,
-      fill: placeholder.fill,
-      wrap: placeholder.typeSettings.wrap ?? true,
-      shrinkToFit: placeholder.typeSettings.shrinkToFit ?? false,
-    };
-    return { placeholder, column, page, box, style };
+    return { placeholder, column, page, ...placementOf(placeholder, page) };
   });
+}
+
+/** A placeholder's box in the visual space of a page of this size, and its text style (merges and the data check alike). */
+export function placementOf(placeholder: Placeholder, page: { readonly width: number; readonly height: number }): { box: Box; style: TextStyle } {
+  const { width, height } = page;
+  const box: Box = {
+    x: placeholder.relativeX * width,
+    y: height - (placeholder.relativeY + placeholder.relativeHeight) * height,
+    width: placeholder.relativeWidth * width,
+    height: placeholder.relativeHeight * height,
+  };
+  const style: TextStyle = {
+    fontFamily: placeholder.fontFamily,
+    fontStyle: placeholder.fontStyle,
+    fontSize: placeholder.relativeFontSize * height,
+    align: placeholder.align,
+    textDecoration: placeholder.textDecoration,
+    fill: placeholder.fill,
+    wrap: placeholder.typeSettings.wrap ?? true,
+    shrinkToFit: placeholder.typeSettings.shrinkToFit ?? false,
+  };
+  return { box, style };
 }

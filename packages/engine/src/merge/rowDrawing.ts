@@ -24,7 +24,7 @@ export interface DrawContext {
 }
 
 /** The text a text-like placeholder prints for a row. */
-export function placeholderText(placed: PlacedPlaceholder, sheet: SheetData, row: number): string {
+export function placeholderText(placed: Pick<PlacedPlaceholder, 'placeholder' | 'column'>, sheet: SheetData, row: number): string {
   const { placeholder, column } = placed;
   switch (placeholder.type) {
     case 'number':

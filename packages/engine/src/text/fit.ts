@@ -1,6 +1,6 @@
 /** Font size selection (shrinkToFit) and vertical placement, shared by both layout paths. */
 import type { FontMetrics } from './faces/metrics.ts';
-import type { Box, TextStyle } from './types.ts';
+import type { Box, TextLayout, TextStyle } from './types.ts';
 
 /** Smallest size shrinkToFit goes down to, points. */
 export const MIN_FONT_SIZE = 4;
@@ -49,4 +49,16 @@ export function alignedX(box: Box, align: TextStyle['align'], width: number): nu
 /** Baseline of the first line: the box top minus the primary font's ascent. */
 export function firstBaseline(box: Box, metrics: FontMetrics, size: number): number {
   return box.y + box.height - metrics.ascent * size;
+}
+
+/**
+ * True when a laid-out value runs past its box (the data check, docs/data-check.md#layout): a line wider
+ * than the box (no wrapping, or a word longer than the box), or several lines taller than it. One line
+ * is never too tall: the editor shows the box with one line of the placeholder's size.
+ */
+export function overflowsBox(layout: TextLayout, box: Box): boolean {
+  let widest = 0;
+  for (const line of layout.lines) widest = Math.max(widest, line.width);
+  if (widest > box.width + SLACK) return true;
+  return layout.lines.length > 1 && textHeight(layout.lines.length, layout.primary.font.metrics) * layout.fontSize > box.height + SLACK;
 }

@@ -1,3 +1,3 @@
 export { FontRegistry, type FontRegistryOptions } from './registry.ts';
-export { MIN_FONT_SIZE } from './fit.ts';
+export { MIN_FONT_SIZE, overflowsBox } from './fit.ts';
 export type { Box, TextLayout, TextLine, TextRun, TextStyle } from './types.ts';

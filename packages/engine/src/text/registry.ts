@@ -6,7 +6,7 @@
 import type { PDFContext, PDFRef } from 'pdf-lib';
 import { FontCatalog, type CatalogOptions } from './faces/catalog.ts';
 import { mapSimple } from './simple-text.ts';
-import { buildParagraphs } from './complex/pieces.ts';
+import { buildParagraphs, uncoveredCharacters } from './complex/pieces.ts';
 import { layoutText, type UseFont } from './layout.ts';
 import { drawLayout } from './draw.ts';
 import { embedStandardFont, embedSubsetFont } from './pdf/embed-font.ts';
@@ -56,6 +56,17 @@ export class FontRegistry {
   /** Lines, runs and positions of a value in a box (per row). */
   layout(text: string, style: TextStyle, box: Box): TextLayout {
     return layoutText(text, style, box, this.catalog.faceSet(style.fontFamily, style.fontStyle), this.use);
+  }
+
+  /**
+   * The characters of `text` neither the style's font nor the fallback can print (they would show as
+   * .notdef boxes), each once, in order: the data check's rule (docs/data-check.md#layout).
+   */
+  missingCharacters(text: string, style: Pick<TextStyle, 'fontFamily' | 'fontStyle'>): string[] {
+    if (text === '') return [];
+    const faces = this.catalog.faceSet(style.fontFamily, style.fontStyle);
+    if (mapSimple(text, faces.primary.font)) return [];
+    return uncoveredCharacters(text, faces);
   }
 
   /** Content-stream operators of a layout, '' when it shows nothing. Fonts by resourceNames(). */

@@ -8,5 +8,8 @@ export * from './meta.ts';
 export * from './senders.ts';
 export * from './email.ts';
 export * from './billing.ts';
+export * from './data-check.ts';
 export * from './support.ts';
+export * from './oauth.ts';
+export * from './child-users.ts';
 export * from './routes.ts';

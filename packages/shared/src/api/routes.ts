@@ -18,6 +18,7 @@ import {
 } from './templates.ts';
 import { CopyExcelSchema, ExcelChoiceListSchema, ExcelSheetResponseSchema, ExcelUploadQuerySchema, FontListSchema, ImageListSchema } from './sheets.ts';
 import { CreditsSchema, MergeListSchema, MergeRequestSchema } from './merges.ts';
+import { DataCheckRequestSchema } from './data-check.ts';
 import {
   CreateSenderResponseSchema, CreateSenderSchema, SenderListSchema, SenderParamsSchema, SenderSchema, UpdateSenderSchema,
   VerifySenderResponseSchema, VerifySenderSchema,
@@ -32,6 +33,8 @@ import {
   SignedLicenceSchema,
 } from './billing.ts';
 import { SupportRequestListSchema, SupportRequestParamsSchema, SupportRequestSchema } from './support.ts';
+import { OAuthLinkSchema, OAuthRegisterResponseSchema, OAuthSignInSchema } from './oauth.ts';
+import { ChildUserListSchema, ChildUserParamsSchema, ChildUserSchema, RegisterChildRequestSchema } from './child-users.ts';
 
 const NameParamsSchema = z.object({ name: z.string().min(1).max(255) });
 const TemplateNameParamsSchema = TemplateParamsSchema.extend({ name: z.string().min(1).max(255) });
@@ -44,6 +47,12 @@ export const routes = {
   // Accounts (docs/accounts.md)
   login: route({ method: 'POST', path: '/users/login', access: 'public', summary: 'Log in with email and password', body: LoginRequestSchema, response: SessionSchema }),
   register: route({ method: 'POST', path: '/users/register', access: 'public', summary: 'Create an account', body: RegisterRequestSchema, response: SessionSchema, status: 201 }),
+  // Sign-in with Google, Apple and Microsoft (docs/accounts.md#social-sign-in). The browser's part, GET
+  // /auth/oauth/:provider/start and its callback, are redirects, not JSON calls (modules/auth/oauth-routes.ts);
+  // the callback hands the web app the one-time code these take.
+  loginOAuth: route({ method: 'POST', path: '/users/login/oauth', access: 'public', summary: 'Sign in with the one-time code of a Google, Apple or Microsoft sign-in', body: OAuthSignInSchema, response: SessionSchema }),
+  registerOAuth: route({ method: 'POST', path: '/users/register/oauth', access: 'public', summary: 'Create an account (or sign in) with the one-time code of a Google, Apple or Microsoft sign-in', body: OAuthSignInSchema, response: OAuthRegisterResponseSchema }),
+  linkOAuth: route({ method: 'POST', path: '/users/login/oauth/link', access: 'public', summary: 'Link a Google, Apple or Microsoft sign-in to the password account with its address (its password required), then sign in', body: OAuthLinkSchema, response: SessionSchema }),
   token: route({ method: 'POST', path: '/users/token', access: 'public', summary: 'Exchange a refresh token for new tokens (rotating)', body: TokenRequestSchema, response: TokenResponseSchema }),
   logout: route({ method: 'POST', path: '/users/logout', access: 'public', summary: 'Revoke a refresh token', body: LogoutRequestSchema, response: OkSchema }),
   resetPassword: route({ method: 'POST', path: '/users/resetPassword', access: 'public', summary: 'Email a password-reset link', body: ResetPasswordRequestSchema, response: MessageSchema }),
@@ -54,6 +63,14 @@ export const routes = {
   changePassword: route({ method: 'POST', path: '/users/me/password', access: 'private', summary: 'Change the password (signs out other sessions)', body: ChangePasswordSchema, response: SessionSchema }),
   deleteAccount: route({ method: 'DELETE', path: '/users/me', access: 'private', summary: 'Delete the account and all its data (current password required)', body: DeleteAccountSchema, response: OkSchema }),
   credits: route({ method: 'GET', path: '/users/me/credits', access: 'private', summary: 'Credits balance for a merge of N documents', query: z.object({ toBeUsed: z.coerce.number().int().min(0).default(0) }), response: CreditsSchema }),
+
+  // Child users (docs/accounts.md#child-users): the account holder's only ('users:manage'); another account's user answers 404.
+  registerChild: route({ method: 'POST', path: '/users/registerChild', access: 'private', summary: 'Add a child user to the account (active at once; the plan\'s users are the limit)', body: RegisterChildRequestSchema, response: ChildUserSchema, status: 201 }),
+  listChildUsers: route({ method: 'GET', path: '/users/children', access: 'private', summary: 'The account\'s child users and its users against the plan\'s', response: ChildUserListSchema }),
+  disableChildUser: route({ method: 'POST', path: '/users/children/:uid/disable', access: 'private', summary: 'Disable a child user: no sign-in, every session ends at once', params: ChildUserParamsSchema, response: ChildUserSchema }),
+  enableChildUser: route({ method: 'POST', path: '/users/children/:uid/enable', access: 'private', summary: 'Enable a disabled child user again', params: ChildUserParamsSchema, response: ChildUserSchema }),
+  resetChildPassword: route({ method: 'POST', path: '/users/children/:uid/resetPassword', access: 'private', summary: 'Email a child user a password-reset link (in their language)', params: ChildUserParamsSchema, response: OkSchema }),
+  deleteChildUser: route({ method: 'DELETE', path: '/users/children/:uid', access: 'private', summary: 'Delete a child user\'s login and sessions (the account\'s data stays)', params: ChildUserParamsSchema, response: OkSchema }),
 
   // Templates
   listTemplates: route({ method: 'GET', path: '/templates', access: 'private', summary: 'The user\'s templates with their merge history', response: TemplateListSchema }),
@@ -97,6 +114,8 @@ export const routes = {
   cancelMerge: route({ method: 'PATCH', path: '/templates/:id/merges/:mergeId/cancel', access: 'private', summary: 'Cancel a running merge (nothing is charged for what was not made)', params: MergeParamsSchema, response: MergeSchema }),
   deleteMergeFiles: route({ method: 'DELETE', path: '/templates/:id/merges/:mergeId/files', access: 'private', summary: 'Delete the merge\'s files, keep the history entry', params: MergeParamsSchema, response: MergeSchema }),
   deleteMerge: route({ method: 'DELETE', path: '/templates/:id/merges/:mergeId', access: 'private', summary: 'Remove the history entry and its files', params: MergeParamsSchema, response: OkSchema }),
+  // The data check (docs/data-check.md): the answer is NDJSON (application/x-ndjson), one DataIssue per line, streamed as found.
+  verifyExcelData: route({ method: 'POST', path: '/templates/:id/verifyExcelData/stream', access: 'private', summary: 'Check the rows a merge request selects against the template: newline-delimited JSON issues (DataIssueSchema) in row order, streamed; 400 check/too-large', params: TemplateParamsSchema, body: DataCheckRequestSchema, response: 'binary' }),
   downloadMerge: route({ method: 'GET', path: '/files/:token', access: 'public', summary: 'Download a merge result by its time-limited link', params: DownloadParamsSchema, response: 'binary' }),
 
   // Senders (docs/email.md#senders; issue #4)

@@ -41,9 +41,15 @@ export const LIMITS = {
   resetIp: { max: 10, windowSeconds: ONE_HOUR },
   /** Offline licence activations per client: keys are guessed only by trying (docs/licences.md#activation-and-machine-limits). */
   licenceActivationIp: { max: 30, windowSeconds: ONE_HOUR },
+  /** Sign-ins with Google, Apple or Microsoft started per client: each keeps a row until it expires (docs/accounts.md#social-sign-in). */
+  oauthStartIp: { max: 60, windowSeconds: FIFTEEN_MINUTES },
+  /** Providers' answers (callbacks) and one-time codes exchanged per client: forged or replayed ones are tried only so often. */
+  oauthIp: { max: 60, windowSeconds: FIFTEEN_MINUTES },
   /** Support requests and suggestions a user sends (docs/support.md#limits): each one mails the operator. */
   supportRequestUser: { max: 5, windowSeconds: ONE_HOUR },
   supportRequestUserDay: { max: 20, windowSeconds: ONE_DAY },
+  /** Child users an admin tries to create (docs/accounts.md#child-users): each one hashes a password. */
+  registerChildAccount: { max: 20, windowSeconds: ONE_HOUR },
 } as const satisfies Record<string, Limit>;
 
 /** How long a client that signed in (or reset the password) stays known to the account. */
@@ -83,10 +89,15 @@ export const resetKeys = (email: string, ip: string): LimitedKey[] => [
 
 export const licenceActivationKeys = (ip: string): LimitedKey[] => [{ key: `licence-ip:${clientOf(ip)}`, limit: LIMITS.licenceActivationIp }];
 
+export const oauthStartKeys = (ip: string): LimitedKey[] => [{ key: `oauth-start-ip:${clientOf(ip)}`, limit: LIMITS.oauthStartIp }];
+export const oauthExchangeKeys = (ip: string): LimitedKey[] => [{ key: `oauth-ip:${clientOf(ip)}`, limit: LIMITS.oauthIp }];
+
 export const supportRequestKeys = (userId: string): LimitedKey[] => [
   { key: `support:${userId}`, limit: LIMITS.supportRequestUser },
   { key: `support-day:${userId}`, limit: LIMITS.supportRequestUserDay },
 ];
+
+export const registerChildKeys = (accountId: string): LimitedKey[] => [{ key: `register-child:${accountId}`, limit: LIMITS.registerChildAccount }];
 
 /**
  * Takes one attempt on every key, or none: throws 429 generic/too-many-attempts when any key has

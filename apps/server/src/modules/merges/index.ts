@@ -11,7 +11,7 @@ export {
 export { registerMergeJobs, reconcileMerges } from './jobs.ts';
 export { connectMerges } from './subscriptions.ts';
 export { startScratchSweep, sweepScratch, sweepBeforeEmbeddedDb } from './scratch-sweep.ts';
-export { columnIndex } from './selection.ts';
+export { columnIndex, rowSelectionOf, selectedRows, documentGroupColumn } from './selection.ts';
 export { provideMergeFollowUp, frozenFollowUp, type MergeFollowUp, type FollowUpCheck, type DocumentOutput } from './hooks.ts';
 export type { MergeCompleted, MergeStopped } from './events.ts';
 // The mailing reads the merge it sends (its stored file, its owner) by id.

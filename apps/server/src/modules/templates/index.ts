@@ -8,7 +8,7 @@ export {
 } from './service.ts';
 export { listSummaries, toDetail, emailSettingsOf } from './present.ts';
 export { copyTemplate, shareTemplate } from './copy.ts';
-export { loadTemplateForMerge, type TemplateForMerge } from './load.ts';
+export { loadTemplateForMerge, loadTemplateForCheck, type TemplateForMerge, type TemplateForCheck } from './load.ts';
 export { wordFieldsOf } from './word-files.ts';
 export { fallbackFonts } from './engine-fonts.ts';
 export { previewTemplate, MAX_PREVIEW_ROWS, type PreviewRequest } from './preview.ts';

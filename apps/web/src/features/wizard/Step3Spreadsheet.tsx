@@ -11,6 +11,7 @@ import {
 } from '@mui/material';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import FolderCopyOutlinedIcon from '@mui/icons-material/FolderCopyOutlined';
+import FactCheckOutlinedIcon from '@mui/icons-material/FactCheckOutlined';
 import type { ExcelMeta } from '@sheaf/shared';
 import { queryKeys } from '../../api/queryKeys.ts';
 import { api } from '../../api/client.ts';
@@ -23,13 +24,14 @@ import WizardDropzone from './WizardDropzone.tsx';
 import { LAST_STEP } from './stepRules.ts';
 import { useMaxUploadBytes, useRunStep, useStoredFlag } from './wizardHooks.ts';
 import { sheetReceived, useWizardDetail } from './templateDetail.ts';
-import { setAutoStartMerge } from './wizardSlice.ts';
+import { setAutoStartMerge, setDataCheckOpen } from './wizardSlice.ts';
 
 export const GO_TO_STEP_4_KEY = 'sheaf.wizard.goToStep4AfterUpload';
 export const START_MERGE_KEY = 'sheaf.wizard.startMergeAfterUpload';
 
 export default function Step3Spreadsheet() {
   const { t } = useTranslation(['wizard', 'errors']);
+  const { t: tCheck } = useTranslation('dataCheck');
   const dispatch = useAppDispatch();
   const notify = useNotify();
   const queryClient = useQueryClient();
@@ -95,6 +97,8 @@ export default function Step3Spreadsheet() {
         compact={readable !== null}
       />
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
+        {/* The data check (docs/data-check.md#the-dialog): every row against the template before anything is made. */}
+        {readable && <Button variant="contained" startIcon={<FactCheckOutlinedIcon />} onClick={() => dispatch(setDataCheckOpen(true))}>{tCheck('open')}</Button>}
         <Button variant="outlined" startIcon={<FolderCopyOutlinedIcon />} onClick={() => setChoosing(true)}>{t('sheet.chooseOther')}</Button>
         {excel && (
           <Button variant="outlined" color="error" startIcon={<DeleteOutlineIcon />} onClick={() => setConfirmDelete(true)}>{t('sheet.delete')}</Button>

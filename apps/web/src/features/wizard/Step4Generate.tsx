@@ -29,6 +29,7 @@ import { mailingTriggered, rowSelectionChanged, setAutoStartMerge, sheetBounds }
 import EmailOptions from '../email/EmailOptions.tsx';
 import MailingView from '../email/MailingView.tsx';
 import { SendButtonLabel, SendHelperText } from '../email/SendLabels.tsx';
+import FlaggedRowsNotice from '../dataCheck/FlaggedRowsNotice.tsx';
 import { useEmailActive, usePrepareEmail } from '../email/useEmailSettings.ts';
 
 const EMPTY_PROTECTION: Protection = { readPassword: '', modifyPassword: '' };
@@ -198,6 +199,7 @@ export default function Step4Generate() {
       </Grid>
       <EmailOptions template={template} firstRow={sheet.firstRow} />
       <Box>
+        <Box sx={{ mb: 2 }}><FlaggedRowsNotice sheet={sheet} /></Box>
         {noCredits && <Alert severity="warning" sx={{ mb: 2 }}>{translateCode('merge/insufficient-credits', { available: 0, needed: count }, t)}</Alert>}
         <Button
           variant="contained"

@@ -3,12 +3,13 @@
  * letters and digits (anything else goes home). Step 2 is the placeholder editor (a Word template's: the
  * document editor of features/wordEditor); the others live here.
  */
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Alert, Box, Button, CircularProgress, Container } from '@mui/material';
 import { isValidId } from '@sheaf/shared';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
+import { lazyPage } from '../../app/background/chunkReload.ts';
 import PlaceholderEditor from '../editor/PlaceholderEditor.tsx';
 import WordEditor from '../wordEditor/WordEditor.tsx';
 import { useWizardDetail } from './templateDetail.ts';
@@ -25,6 +26,9 @@ import { useRunStep } from './wizardHooks.ts';
 import { useStepInUrl } from './useStepInUrl.ts';
 import { pendingStepHandled } from './wizardSlice.ts';
 import { useMailingPoller } from '../email/useMailingPoller.ts';
+
+/** The data check (its grid and export) is loaded when first opened: the wizard does not carry it. */
+const DataCheckDialog = lazyPage(() => import('../dataCheck/DataCheckDialog.tsx'));
 
 function StepContent({ isNew }: { isNew: boolean }) {
   const step = useAppSelector((state) => state.wizard.activeStep);
@@ -58,6 +62,7 @@ function Wizard({ templateId }: { templateId: string }) {
   usePendingStep();
   useStepInUrl(load.state === 'ready');
   const step = useAppSelector((state) => state.wizard.activeStep);
+  const dataCheckOpen = useAppSelector((state) => state.wizard.dataCheckOpen);
 
   if (load.state === 'loading') {
     return <Box sx={{ display: 'flex', justifyContent: 'center', py: 8 }}><CircularProgress aria-label={t('page.loading')} /></Box>;
@@ -76,6 +81,7 @@ function Wizard({ templateId }: { templateId: string }) {
       <WizardBottomBar />
       <EncryptedTemplateDialog />
       <NoMatchingPlaceholdersDialog />
+      {dataCheckOpen && <Suspense fallback={null}><DataCheckDialog /></Suspense>}
     </Container>
   );
 }

@@ -22,6 +22,15 @@ export interface MailMergeError {
   offline?: boolean;
 }
 
+/** The last complete data check of a spreadsheet (docs/data-check.md#the-dialog). */
+export interface DataCheckResult {
+  /** The spreadsheet it checked (WizardState.sheetKey then): another sheet makes it meaningless. */
+  sheetKey: string;
+  /** The rows with at least one issue, ascending (Excel numbers). */
+  flaggedRows: number[];
+  issueCount: number;
+}
+
 export interface WizardState {
   /** The template open in the wizard; its details (placeholders, sheet, settings) are in the query cache (templateDetail.ts). */
   templateId: string | null;
@@ -56,6 +65,10 @@ export interface WizardState {
    * docs/email.md#mailing-status-in-the-wizard, and the last report (features/email/mailingRules.ts).
    */
   mailing: mailing.MailingState;
+  /** The last complete data check of this spreadsheet: step 4 says how many rows to make were flagged. */
+  dataCheck: DataCheckResult | null;
+  /** The data-check dialog is open (step 3's "Check data", step 4's "Open the check"). */
+  dataCheckOpen: boolean;
 }
 
 const initialState: WizardState = {
@@ -77,6 +90,8 @@ const initialState: WizardState = {
   stepChanging: false,
   noMatchingDialogOpen: false,
   mailing: mailing.INITIAL_MAILING,
+  dataCheck: null,
+  dataCheckOpen: false,
 };
 
 /** The sheet's data rows, or null when no readable spreadsheet is attached. */
@@ -93,6 +108,8 @@ function recount(state: WizardState): void {
 function takeSheet(state: WizardState, excel: ExcelMeta | null): void {
   state.sheetKey = sheetKeyOf(excel);
   state.sheet = sheetBounds(excel);
+  // A check of another spreadsheet says nothing about this one.
+  if (state.dataCheck && state.dataCheck.sheetKey !== state.sheetKey) state.dataCheck = null;
 }
 
 function resetMergeState(state: WizardState): void {
@@ -148,6 +165,7 @@ const wizardSlice = createSlice({
     stepChanged(state, action: PayloadAction<{ step: number; resetMerge: boolean }>) {
       if (state.activeStep === LAST_STEP && action.payload.step < LAST_STEP) state.mailing = mailing.afterLeavingLastStep(state.mailing);
       state.activeStep = Math.max(0, Math.min(LAST_STEP, action.payload.step));
+      state.dataCheckOpen = false;
       if (action.payload.resetMerge) resetMergeState(state);
     },
     requestStep(state, action: PayloadAction<number>) {
@@ -223,6 +241,13 @@ const wizardSlice = createSlice({
     mailingReset(state) {
       state.mailing = mailing.INITIAL_MAILING;
     },
+    setDataCheckOpen(state, action: PayloadAction<boolean>) {
+      state.dataCheckOpen = action.payload;
+    },
+    /** A check ran to its end (the spreadsheet it checked is named, so a late answer for another one is ignored). */
+    dataCheckCompleted(state, action: PayloadAction<DataCheckResult>) {
+      if (action.payload.sheetKey === state.sheetKey) state.dataCheck = action.payload;
+    },
     mergeCancelled(state) {
       state.mailMergeStatus = 'cancelled';
     },
@@ -241,6 +266,7 @@ export const {
   templateLoaded, templateUnlocked, setOpenEncryptionDialog, excelChanged, rowSelectionChanged, stepChanged,
   requestStep, pendingStepHandled, stepChanging, setNoMatchingDialog, setAutoStartMerge, mergeStarted, mergeResumed, mergeUpdated, mergeOffline, mergeOnline, mergeFailed,
   mergeCancelled, mergeReset, wizardLeft, mailingTriggered, mailingResumed, mailingReportReceived, mailingPollFailed, mailingReset,
+  setDataCheckOpen, dataCheckCompleted,
 } = wizardSlice.actions;
 
 export default wizardSlice.reducer;

@@ -45,6 +45,21 @@ function chooseFace(cp: number, faces: FaceSet, previous: Face | null): Face {
   return faces.fallback;
 }
 
+/** The characters no face of the set has (chooseFace's .notdef case), each once; what buildParagraphs skips is not counted. */
+export function uncoveredCharacters(input: string, faces: FaceSet): string[] {
+  const text = input.normalize('NFC');
+  const missing: string[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const cp = text.codePointAt(i)!;
+    if (cp > 0xffff) i++;
+    if (cp === 9 || cp === 10 || cp === 13 || (codePointFlags(cp) & IGNORABLE) !== 0) continue;
+    if (faces.primary.font.hasCodePoint(cp) || faces.fallback.font.hasCodePoint(cp)) continue;
+    const char = String.fromCodePoint(cp);
+    if (!missing.includes(char)) missing.push(char);
+  }
+  return missing;
+}
+
 /** Splits text into paragraphs of pieces (logical order). Adds every glyph used to its font's subset. */
 export function buildParagraphs(input: string, faces: FaceSet): Piece[][] {
   const text = input.normalize('NFC');

@@ -48,16 +48,20 @@ export class FontCatalog {
     }
     const index = STYLES.indexOf(style);
     const slot = index < 0 ? 0 : index;
+    return (sets[slot] ??= this.newFaceSet(family, slot));
+  }
+
+  private newFaceSet(family: string, slot: number): FaceSet {
     // The fallback is parsed (and fontkit loaded) only when a character is missing from the primary
     // face: text in the standard fonts' own characters never needs it.
     let fallback: Face | undefined;
     const fallbackFace = () => (fallback ??= this.fallbackFace(STYLES[slot]!));
-    return (sets[slot] ??= {
+    return {
       primary: this.primaryFace(family, STYLES[slot]!),
       get fallback() {
         return fallbackFace();
       },
-    });
+    };
   }
 
   private primaryFace(family: string, style: FontStyle): Face {
