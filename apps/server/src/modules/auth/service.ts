@@ -10,6 +10,7 @@ import { newId } from '../../ids.ts';
 import { randomToken, sha256Hex } from '../../crypto/secrets.ts';
 import { emailTaken, findUserByEmail, findUserById, insertUser, setPasswordHash, type UserRow } from '../users/index.ts';
 import { hashPassword, newPasswordErrors, verifyPassword } from './passwords.ts';
+import { unsupportedSignInMethod } from './oauth-methods.ts';
 import { loginSucceeded, passwordWasReset, resetKeys, takeAttempts, takeLoginAttempt } from './rate-limits.ts';
 import { consumePasswordReset, insertPasswordReset, passwordResetUsable, revokeUserTokens } from './repository.ts';
 import { startSession } from './sessions.ts';
@@ -31,16 +32,28 @@ export const isUniqueViolation = (error: unknown): boolean =>
 
 type RegisterInput = z.output<typeof RegisterRequestSchema>;
 
-export async function register(ctx: AppContext, input: RegisterInput): Promise<Session> {
+/** The fields every new user gives (sign-up, and a child user created by the admin). */
+export type NewUserFields = Pick<RegisterInput, 'firstName' | 'lastName' | 'email' | 'password' | 'confirmPassword'>;
+
+/**
+ * The sign-up checks of docs/accounts.md#sign-up (names, a free valid address, the password rules);
+ * throws their field errors, else answers the names cleaned.
+ */
+export async function checkNewUserFields(q: Queryable, input: NewUserFields): Promise<{ firstName: string; lastName: string }> {
   const firstName = cleanWhitespace(input.firstName);
   const lastName = cleanWhitespace(input.lastName);
   const fields: Record<string, ErrorCode> = {};
   if (!firstName) fields['firstName'] = 'auth/firstname-empty';
   if (!lastName) fields['lastName'] = 'auth/lastname-empty';
-  const emailCode = await emailProblem(ctx.db, input.email);
+  const emailCode = await emailProblem(q, input.email);
   if (emailCode) fields['email'] = emailCode;
   Object.assign(fields, newPasswordErrors(input.password, input.confirmPassword, input.email));
   if (Object.keys(fields).length > 0) throw new SheafFieldErrors(fields);
+  return { firstName, lastName };
+}
+
+export async function register(ctx: AppContext, input: RegisterInput): Promise<Session> {
+  const { firstName, lastName } = await checkNewUserFields(ctx.db, input);
 
   const passwordHash = await hashPassword(input.password);
   try {
@@ -69,6 +82,9 @@ export async function login(ctx: AppContext, email: string, password: string, ip
   const user = email ? await findUserByEmail(ctx.db, email) : undefined;
   // Same work and the same answer whether or not the account exists.
   const matches = await verifyPassword(user?.password_hash, password);
+  // An account made through Google, Apple or Microsoft has no password: it is told which way it signs in.
+  const otherMethod = user && !matches ? await unsupportedSignInMethod(ctx.db, user) : undefined;
+  if (otherMethod) throw otherMethod;
   if (!user || !matches) throw new SheafError('auth/invalid-credentials');
   await loginSucceeded(ctx.db, attempt);
   if (user.disabled_at) throw new SheafError('auth/account-disabled');
@@ -90,19 +106,29 @@ export async function requestPasswordReset(ctx: AppContext, email: string, langu
   await takeAttempts(ctx.db, resetKeys(email, ip));
   const user = email ? await findUserByEmail(ctx.db, email) : undefined;
   if (user && !user.disabled_at) {
-    const token = randomToken(32);
-    await insertPasswordReset(ctx.db, sha256Hex(token), user.id, RESET_TOKEN_TTL_S);
-    const link = `${ctx.config.PUBLIC_URL.replace(/\/+$/, '')}/resetPassword?token=${encodeURIComponent(token)}`;
-    // The language the person is reading the page in, else the one stored with the account.
-    const mail = resetPasswordMail(language ?? user.language, link, user.first_name || user.email);
     try {
-      await ctx.mailer.send({ to: user.email, ...mail });
+      // The language the person is reading the page in, else the one stored with the account.
+      await sendPasswordResetMail(ctx, user, language);
     } catch (error) {
       // Logged without the link; the answer stays the same so it tells nothing about the account.
       ctx.log.error({ err: error instanceof Error ? error.message : String(error) }, 'password reset email failed');
     }
   }
   return { message: ERROR_MESSAGES['auth/reset-email-sent'] };
+}
+
+/**
+ * Mails `user` a reset link (one hour, usable once) in `language`, else the account's; throws when
+ * the mail cannot be sent. The page's reset request and the admin's reset of a child user both use it.
+ */
+export async function sendPasswordResetMail(
+  ctx: AppContext, user: Pick<UserRow, 'id' | 'email' | 'language' | 'first_name'>, language?: string,
+): Promise<void> {
+  const token = randomToken(32);
+  await insertPasswordReset(ctx.db, sha256Hex(token), user.id, RESET_TOKEN_TTL_S);
+  const link = `${ctx.config.PUBLIC_URL.replace(/\/+$/, '')}/resetPassword?token=${encodeURIComponent(token)}`;
+  const mail = resetPasswordMail(language ?? user.language, link, user.first_name || user.email);
+  await ctx.mailer.send({ to: user.email, ...mail });
 }
 
 type ResetConfirmInput = z.output<typeof ResetPasswordConfirmSchema>;

@@ -10,7 +10,7 @@ import { newId } from '../../ids.ts';
 import { randomToken, sha256Hex } from '../../crypto/secrets.ts';
 import { findUserById } from '../users/index.ts';
 import { issueAccessToken } from './tokens.ts';
-import { findRefreshTokenFamily, insertRefreshToken, revokeFamily, rotateRefreshToken } from './repository.ts';
+import { findRefreshTokenFamily, insertRefreshToken, revokeFamily, revokeUserTokens, rotateRefreshToken } from './repository.ts';
 
 type SessionContext = Pick<AppContext, 'config' | 'db'>;
 
@@ -64,4 +64,13 @@ export async function endSession(ctx: SessionContext, refreshToken: string | und
   if (!refreshToken) return;
   const token = await findRefreshTokenFamily(ctx.db, sha256Hex(refreshToken));
   if (token) await revokeFamily(ctx.db, token.family_id);
+}
+
+/**
+ * Ends every session of the user (a child user disabled by the admin): their refresh tokens are
+ * revoked here; their access tokens are refused from the next request on, since verifyAccessToken
+ * reads the user's disabled_at (tokens.ts).
+ */
+export async function endUserSessions(q: Queryable, uid: string): Promise<void> {
+  await revokeUserTokens(q, uid);
 }

@@ -83,6 +83,11 @@ export async function findSupportRequestById(q: Queryable, id: string): Promise<
   return row;
 }
 
+/** A child user being deleted: their requests become the account holder's (the account's data stays). */
+export async function moveSupportRequestsToAccount(q: Queryable, ownerId: string, userId: string): Promise<void> {
+  await q.query('UPDATE support_requests SET user_id = owner_id WHERE owner_id = $1 AND user_id = $2', [ownerId, userId]);
+}
+
 export async function markSupportRequestMailed(q: Queryable, id: string): Promise<void> {
   await q.query('UPDATE support_requests SET mailed_at = now() WHERE id = $1 AND mailed_at IS NULL', [id]);
 }

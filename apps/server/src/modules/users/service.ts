@@ -13,9 +13,12 @@ export const BILLING_UPDATE_WAIT_MS = 30 * 60 * 1000;
 
 export const isUpdatingBillingPlan = (since: Date | null, now = Date.now()): boolean => since !== null && now - since.getTime() < BILLING_UPDATE_WAIT_MS;
 
-/** The user row as the client sees it (UserSchema), with the current quota period. */
-export async function userView(q: Queryable, row: UserRow): Promise<User> {
-  const period = await currentPeriod(q, row.id);
+/**
+ * The user row as the client sees it (UserSchema), with the current quota period. The plan, cycle,
+ * quota and counter are the account's (`account`): a child user's are the parent's (docs/accounts.md#child-users).
+ */
+export async function userView(q: Queryable, row: UserRow, account: UserRow = row): Promise<User> {
+  const period = await currentPeriod(q, account.id);
   return {
     uid: row.id,
     email: row.email,
@@ -24,17 +27,17 @@ export async function userView(q: Queryable, row: UserRow): Promise<User> {
     company: row.company,
     language: row.language as User['language'],
     billingPlan: period.plan,
-    billingCycle: row.billing_cycle === 'month' || row.billing_cycle === 'year' ? row.billing_cycle : null,
+    billingCycle: account.billing_cycle === 'month' || account.billing_cycle === 'year' ? account.billing_cycle : null,
     billingDate: period.billingDate.toISOString(),
     counter: period.counter,
     quota: period.quota,
-    currency: row.currency,
+    currency: account.currency,
     createdAt: row.created_at.toISOString(),
     parentUid: row.parent_uid,
     isOAuthUser: row.is_oauth_user,
     isNewUser: row.is_new_user,
     view: row.view === 'list' ? 'list' : 'grid',
-    isUpdatingBillingPlan: isUpdatingBillingPlan(row.billing_plan_updating_at),
+    isUpdatingBillingPlan: isUpdatingBillingPlan(account.billing_plan_updating_at),
   };
 }
 
@@ -47,7 +50,10 @@ export async function requireUser(q: Queryable, uid: string): Promise<UserRow> {
 
 export async function getMe(ctx: AppContext, principal: Principal): Promise<User> {
   const uid = actorFor(principal, 'account');
-  return userView(ctx.db, await requireUser(ctx.db, uid));
+  const row = await requireUser(ctx.db, uid);
+  // A child user works in the parent's account: its plan, quota and counter (the navbar's chips).
+  const account = row.parent_uid ? await findUserById(ctx.db, row.parent_uid) : row;
+  return userView(ctx.db, row, account ?? row);
 }
 
 /** The account's credits for a merge of `toBeUsed` documents (a child user sees the parent's). */
