@@ -12,6 +12,7 @@ import type { AppContext } from '../../context.ts';
 import { defineJob } from '../../jobs/registry.ts';
 import { LONGEST_WINDOW_SECONDS } from './rate-limits.ts';
 import { deleteAttemptsOlderThan } from './repository.ts';
+import { deleteExpiredFlows } from './oauth-repository.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Rows deleted per statement: a large backlog goes in short transactions, not one long lock. */
@@ -48,6 +49,9 @@ export async function registerAuthJobs(ctx: AppContext): Promise<void> {
   ctx.jobs.register(attemptsSweepJob, async ({ day }, job) => {
     const deleted = await sweepAttempts(ctx, job.signal);
     if (deleted) ctx.log.info({ deleted }, 'old sign-in and code attempts deleted');
+    // Sign-ins with a provider never finished (docs/accounts.md#social-sign-in): gone with the day, whoever signs in next.
+    const flows = await deleteExpiredFlows(ctx.db);
+    if (flows) ctx.log.info({ deleted: flows }, 'expired provider sign-ins deleted');
     // The day after this one, or after today for a run that comes late (no chain of catch-up runs).
     await enqueueSweep(ctx, dayOf(Math.max(new Date(`${day}T00:00:00Z`).getTime(), Date.now()) + DAY_MS));
   });

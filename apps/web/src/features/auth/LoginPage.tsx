@@ -4,18 +4,25 @@ import { Alert, Box, Button, Link, TextField, Typography } from '@mui/material';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { isValidEmail } from '@sheaf/shared';
+import { ApiError } from '../../api/apiError.ts';
 import AuthLayout from './AuthLayout.tsx';
 import SocialButtons from './SocialButtons.tsx';
+import { afterSignIn } from './afterSignIn.ts';
+import { oauthFailureOf, translateSignInError } from './oauth.ts';
 import { formErrors, type FormErrors } from './formErrors.ts';
 import { useAuth } from './useAuth.ts';
 
 const NO_ERRORS: FormErrors = { fields: {}, general: null };
 const GENERAL_CODES = ['auth/invalid-credentials', 'generic/too-many-attempts', 'auth/account-disabled'] as const;
+/** An account made through Google, Apple or Microsoft: "Please use Google to sign in." (spec section 8). */
+const OTHER_METHOD = 'pdfmm/unsupported-sign-in-method';
 
 export default function LoginPage() {
-  const { t } = useTranslation('auth');
+  const { t, i18n } = useTranslation('auth');
   const { login } = useAuth();
   const location = useLocation();
+  // A sign-in with a provider that failed comes back here with its reason.
+  const oauthFailure = oauthFailureOf(location.state);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   // Keys and the failed call are kept, not texts, so a language switch re-translates the messages.
@@ -42,10 +49,15 @@ export default function LoginPage() {
     }
   };
   const server = failure ? formErrors(failure, t, { knownGeneral: GENERAL_CODES, fallbackCode: 'generic/something-wrong' }) : NO_ERRORS;
-  const errors: FormErrors = { fields: { ...server.fields, ...Object.fromEntries(Object.entries(checks).map(([field, key]) => [field, t(key)])) }, general: server.general };
+  // pdfmm/ codes: only the unsupported sign-in method says something (the account's methods), the others nothing.
+  const pdfmm = failure instanceof ApiError && failure.code.startsWith('pdfmm/');
+  const general = pdfmm ? (failure.code === OTHER_METHOD ? translateSignInError(failure, t, i18n.resolvedLanguage ?? 'en') : null) : server.general;
+  const errors: FormErrors = { fields: { ...server.fields, ...Object.fromEntries(Object.entries(checks).map(([field, key]) => [field, t(key)])) }, general };
+  const next = afterSignIn((location.state as { from?: string } | null)?.from, new URLSearchParams(location.search));
 
   return (
     <AuthLayout title={t('login.title')}>
+      {oauthFailure && <Alert severity="error" sx={{ mb: 1 }}>{translateSignInError(oauthFailure, t, i18n.resolvedLanguage ?? 'en')}</Alert>}
       <Box component="form" noValidate onSubmit={submit} sx={{ display: 'grid', gap: 2, mt: 1 }}>
         <TextField
           label={t('workEmail')}
@@ -78,7 +90,7 @@ export default function LoginPage() {
           {t('login.submit')}
         </Button>
       </Box>
-      <SocialButtons />
+      <SocialButtons intent="login" next={next} />
       <Typography variant="body2" sx={{ mt: 3, textAlign: 'center' }}>
         {t('login.noAccount')}{' '}
         <Link component={RouterLink} to={{ pathname: '/register', search: location.search }}>

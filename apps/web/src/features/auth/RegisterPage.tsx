@@ -9,6 +9,8 @@ import { Trans, useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import AuthLayout from './AuthLayout.tsx';
 import SocialButtons from './SocialButtons.tsx';
+import { afterSignIn } from './afterSignIn.ts';
+import { oauthFailureOf, translateSignInError } from './oauth.ts';
 import { formErrors } from './formErrors.ts';
 import { validateRegistration, type RegistrationField, type RegistrationValues } from './registerValidation.ts';
 import { useAuth } from './useAuth.ts';
@@ -26,9 +28,11 @@ const TEXT_FIELDS: { name: Exclude<RegistrationField, 'acceptTerms'>; type?: str
 ];
 
 export default function RegisterPage() {
-  const { t } = useTranslation('auth');
+  const { t, i18n } = useTranslation('auth');
   const { register } = useAuth();
   const location = useLocation();
+  // A sign-up with a provider that failed comes back here with its reason.
+  const oauthFailure = oauthFailureOf(location.state);
   const [values, setValues] = useState<RegistrationValues>(EMPTY);
   // Keys and the failed call are kept, not texts, so a language switch re-translates the messages.
   const [checks, setChecks] = useState<Record<string, string>>({});
@@ -64,6 +68,7 @@ export default function RegisterPage() {
   const linkSx = { fontWeight: 600 };
   return (
     <AuthLayout title={t('register.title')}>
+      {oauthFailure && <Alert severity="error" sx={{ mb: 1 }}>{translateSignInError(oauthFailure, t, i18n.resolvedLanguage ?? 'en')}</Alert>}
       <Box component="form" noValidate onSubmit={submit} sx={{ display: 'grid', gap: 2, mt: 1, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
         {TEXT_FIELDS.map((field) => (
           <TextField
@@ -106,7 +111,8 @@ export default function RegisterPage() {
           {t('register.submit')}
         </Button>
       </Box>
-      <SocialButtons />
+      {/* After sign-up: the ?plan= or ?next= page, as for the form (afterSignIn). */}
+      <SocialButtons intent="register" next={afterSignIn(undefined, new URLSearchParams(location.search))} />
       <Typography variant="body2" sx={{ mt: 3, textAlign: 'center' }}>
         {t('register.haveAccount')}{' '}
         <Link component={RouterLink} to={{ pathname: '/login', search: location.search }}>

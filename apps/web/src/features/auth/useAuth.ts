@@ -40,6 +40,21 @@ export function useAuth() {
     startSession(await api.call('register', { body: { ...request, language: currentLanguage() } }));
   }, []);
 
+  /** Sign-in with Google, Apple or Microsoft: the one-time code of /oauth/callback (docs/accounts.md#social-sign-in). */
+  const loginWithProvider = useCallback(async (token: string) => {
+    startSession(await api.call('loginOAuth', { body: { token } }));
+  }, []);
+
+  /** A new account through the provider (flagged OAuth and new), or the one already linked to it. */
+  const registerWithProvider = useCallback(async (token: string) => {
+    startSession(await api.call('registerOAuth', { body: { token, language: currentLanguage() } }));
+  }, []);
+
+  /** Links the provider to the password account with its address (its password), then signs in. */
+  const linkProvider = useCallback(async (token: string, password: string) => {
+    startSession(await api.call('linkOAuth', { body: { token, password } }));
+  }, []);
+
   const logout = useCallback(async () => {
     const refreshToken = api.session.refreshToken() ?? undefined;
     api.endSession();
@@ -47,5 +62,5 @@ export function useAuth() {
     if (refreshToken) void api.call('logout', { body: { refreshToken } }).catch(() => undefined);
   }, []);
 
-  return { login, register, logout };
+  return { login, register, loginWithProvider, registerWithProvider, linkProvider, logout };
 }
