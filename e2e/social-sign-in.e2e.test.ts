@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { reserveIssuer, startTestIdp, type TestIdp } from '../apps/server/test/oidc-idp.ts';
 import { seriousViolations } from './support/axe.ts';
 import { screenshot } from './support/app.ts';
-import { createAccount, type Account } from './support/screens.ts';
+import { createAccount, resetLinkFor, type Account } from './support/screens.ts';
 import { serialFlow } from './support/serial-flow.ts';
 import { UI_TIMEOUT } from './support/session.ts';
 
@@ -38,7 +38,7 @@ afterAll(async () => {
 const GRACE = { login: 'grace', email: `grace-${Date.now()}@example.com` };
 
 /** The signed-in user as GET /v1/users/me answers (with the page's own token). */
-async function me(page: Page): Promise<{ uid: string; email: string; isOAuthUser: boolean; isNewUser: boolean }> {
+async function me(page: Page): Promise<{ uid: string; email: string; isOAuthUser: boolean; isNewUser: boolean; hasPassword: boolean }> {
   // A string: e2e/ is type-checked without the DOM library.
   return page.evaluate(`fetch('/v1/users/me', { headers: { authorization: 'Bearer ' + localStorage.getItem('sheaf.token') } }).then((response) => response.json())`);
 }
@@ -151,5 +151,35 @@ describe('sign-in with Google', () => {
     if (page.url().startsWith(issuer.issuer)) await signInAtProvider(page, 'ada');
     await page.waitForURL(`${app.url}/`);
     expect((await me(page)).email).toBe(ada.email);
+  });
+
+  it('an account made with Google sets a first password from the account page, then signs in with it too', async () => {
+    const { page, app } = flow;
+    await logOut(page, app.url);
+    await leaveProvider(page);
+    await page.getByRole('link', { name: 'Continue with Google' }).click();
+    await signInAtProvider(page, GRACE.login);
+    await page.waitForURL(`${app.url}/`);
+    await page.goto(`${app.url}/account`);
+    await page.getByText('Your account has no password').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Email me a link' }).click();
+    await page.getByText(`A link to set your password is on its way to ${GRACE.email}.`).waitFor();
+
+    await logOut(page, app.url);
+    await page.goto(await resetLinkFor(app, GRACE.email));
+    await page.getByLabel('New password').fill('grace-first-password-42');
+    await page.getByLabel('Confirm password').fill('grace-first-password-42');
+    await page.getByRole('button', { name: 'Set new password', exact: true }).click();
+    await page.getByText('Your password has been changed. You can log in now.').waitFor();
+    await page.goto(`${app.url}/login`);
+    await page.locator('input[type=email]').fill(GRACE.email);
+    await page.locator('input[type=password]').fill('grace-first-password-42');
+    await page.locator('form button[type=submit]').click();
+    await page.waitForURL(`${app.url}/`);
+    expect(await me(page)).toMatchObject({ uid: grace.uid, hasPassword: true });
+    await page.goto(`${app.url}/account`);
+    await page.getByRole('heading', { name: 'Account', exact: true }).waitFor();
+    expect(await page.getByText('Your account has no password').count()).toBe(0);
   });
 });

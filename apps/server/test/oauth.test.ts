@@ -117,7 +117,7 @@ forEachDatabase((database) => {
       expect(registered.status, JSON.stringify(registered.json)).toBe(200);
       expect(registered.json.user).toMatchObject({ email, firstName: 'Grace', lastName: 'Hopper', language: 'de', isOAuthUser: true, isNewUser: true, billingPlan: 'Free' });
       const me = await server.inject('GET', '/users/me', { token: registered.json.token });
-      expect(me.json).toMatchObject({ uid: registered.json.uid, isOAuthUser: true, isNewUser: true });
+      expect(me.json).toMatchObject({ uid: registered.json.uid, isOAuthUser: true, isNewUser: true, hasPassword: false });
       const [row] = await server.ctx.db.query<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE id = $1', [registered.json.uid]);
       expect(row!.password_hash).toBeNull();
       const identities = await server.ctx.db.query('SELECT provider, email FROM oauth_identities WHERE user_id = $1', [registered.json.uid]);

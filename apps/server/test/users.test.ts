@@ -48,7 +48,7 @@ forEachDatabase((database) => {
       expect(user).toMatchObject({
         uid: account.uid, email: account.email, firstName: 'Grace', lastName: 'Hopper', company: 'Navy', language: 'fr',
         billingPlan: 'Free', billingCycle: null, counter: 0, quota: 100, currency: 'usd', parentUid: null,
-        isOAuthUser: false, view: 'grid',
+        isOAuthUser: false, hasPassword: true, view: 'grid',
       });
       expect(Math.abs(Date.parse(user.billingDate) - Date.now())).toBeLessThan(60_000);
       expect(JSON.stringify(res.json)).not.toContain('argon2');

@@ -33,6 +33,11 @@ export const UserSchema = z.object({
   createdAt: z.string(),
   parentUid: z.string().nullable(),
   isOAuthUser: z.boolean(),
+  /**
+   * The account has a password. An account made through Google, Apple or Microsoft has none until it
+   * sets one with a reset link; changing the email or password and deleting the account ask for it.
+   */
+  hasPassword: z.boolean(),
   isNewUser: z.boolean(),
   /** Home view: template grid or list. */
   view: z.enum(['grid', 'list']),

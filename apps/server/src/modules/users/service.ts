@@ -35,6 +35,7 @@ export async function userView(q: Queryable, row: UserRow, account: UserRow = ro
     createdAt: row.created_at.toISOString(),
     parentUid: row.parent_uid,
     isOAuthUser: row.is_oauth_user,
+    hasPassword: row.password_hash !== null,
     isNewUser: row.is_new_user,
     view: row.view === 'list' ? 'list' : 'grid',
     isUpdatingBillingPlan: isUpdatingBillingPlan(account.billing_plan_updating_at),

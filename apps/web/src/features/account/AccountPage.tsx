@@ -10,6 +10,7 @@ import DeleteAccountSection from './DeleteAccountSection.tsx';
 import EmailSection from './EmailSection.tsx';
 import LanguageSection from './LanguageSection.tsx';
 import LicencesSection from './LicencesSection.tsx';
+import NoPasswordNotice from './NoPasswordNotice.tsx';
 import PasswordSection from './PasswordSection.tsx';
 import PlanSection from './PlanSection.tsx';
 import ProfileSection from './ProfileSection.tsx';
@@ -35,6 +36,7 @@ export default function AccountPage() {
           <LicencesSection user={user} />
           {/* Keyed by the saved values so the form shows them again after another tab changed them. */}
           <ProfileSection key={`${user.firstName}\u0000${user.lastName}\u0000${user.company}`} user={user} />
+          <NoPasswordNotice user={user} />
           <EmailSection user={user} />
           <LanguageSection />
           <PasswordSection />
