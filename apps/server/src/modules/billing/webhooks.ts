@@ -142,7 +142,16 @@ function invoicePeriodStart(invoice: Stripe.Invoice, read: ReadSubscription): Da
   return starts.length ? new Date(Math.max(...starts) * 1000) : read.facts.periodStart;
 }
 
-async function invoicePaid(ctx: AppContext, stripe: StripeClient, invoice: Stripe.Invoice): Promise<Work | null> {
+/**
+ * An invoice of a subscription: an offline licence's follows its subscription; an account's applies the
+ * subscription as Stripe has it now, then `then` runs for the account that still holds it.
+ */
+async function invoiceWork(
+  ctx: AppContext,
+  stripe: StripeClient,
+  invoice: Stripe.Invoice,
+  then: (tx: Queryable, uid: string, read: ReadSubscription) => Promise<void>,
+): Promise<Work | null> {
   const subscriptionId = invoiceSubscription(invoice);
   if (!subscriptionId) return null;
   const read = await readSubscription(ctx, stripe, subscriptionId);
@@ -152,26 +161,21 @@ async function invoicePaid(ctx: AppContext, stripe: StripeClient, invoice: Strip
     if (!uid) return;
     await applySubscription(ctx, tx, uid, read);
     const row = await findBillingRow(tx, uid);
-    if (row?.stripe_subscription_id !== subscriptionId) return;
-    await setPaymentFailed(tx, uid, null);
-    // A renewal (docs/billing.md#renewal): the quota period starts again with the paid period.
-    if (invoice.billing_reason === 'subscription_cycle') await renewPeriod(tx, uid, invoicePeriodStart(invoice, read));
+    if (row?.stripe_subscription_id === subscriptionId) await then(tx, uid, read);
   };
 }
 
-async function paymentFailed(ctx: AppContext, stripe: StripeClient, invoice: Stripe.Invoice, at: Date): Promise<Work | null> {
-  const subscriptionId = invoiceSubscription(invoice);
-  if (!subscriptionId) return null;
-  const read = await readSubscription(ctx, stripe, subscriptionId);
-  if (read.facts.kind === 'offline') return licenceChanged(ctx, read);
-  return async (tx) => {
-    const uid = await accountOf(tx, read.facts.customerId, read.facts.uid);
-    if (!uid) return;
-    await applySubscription(ctx, tx, uid, read);
-    const row = await findBillingRow(tx, uid);
+function invoicePaid(ctx: AppContext, stripe: StripeClient, invoice: Stripe.Invoice): Promise<Work | null> {
+  return invoiceWork(ctx, stripe, invoice, async (tx, uid, read) => {
+    await setPaymentFailed(tx, uid, null);
+    // A renewal (docs/billing.md#renewal): the quota period starts again with the paid period.
+    if (invoice.billing_reason === 'subscription_cycle') await renewPeriod(tx, uid, invoicePeriodStart(invoice, read));
+  });
+}
+
+function paymentFailed(ctx: AppContext, stripe: StripeClient, invoice: Stripe.Invoice, at: Date): Promise<Work | null> {
+  return invoiceWork(ctx, stripe, invoice, async (tx, uid, read) => {
     // Shown while the subscription waits for a payment; a failure reported after a later success is not.
-    if (row?.stripe_subscription_id === subscriptionId && read.facts.status !== 'active' && read.facts.status !== 'trialing') {
-      await setPaymentFailed(tx, uid, at);
-    }
-  };
+    if (read.facts.status !== 'active' && read.facts.status !== 'trialing') await setPaymentFailed(tx, uid, at);
+  });
 }

@@ -10,6 +10,7 @@ import { Link as RouterLink, useSearchParams } from 'react-router';
 import { Trans, useTranslation } from 'react-i18next';
 import type { BillingStatus, PlanInfo, SubscriptionPlan, User } from '@sheaf/shared';
 import { translateError } from '../../i18n/errors.ts';
+import PlansLoadFailed from './PlansLoadFailed.tsx';
 import AccountLayout from '../account/AccountLayout.tsx';
 import { useCurrentUser } from '../auth/useCurrentUser.ts';
 import { billingStatusQuery, plansQuery, refreshPlanDependents } from './api.ts';
@@ -72,13 +73,7 @@ function BillingContent({ user }: { user: User }) {
   }, { replace: true });
 
   if (plansList.isPending) return <Stack spacing={2} aria-busy="true">{[0, 1].map((key) => <Skeleton key={key} variant="rounded" height={220} />)}</Stack>;
-  if (plansList.isError) {
-    return (
-      <Alert severity="error" action={<Button color="inherit" onClick={() => void plansList.refetch()}>{t('billing:actions.retry')}</Button>}>
-        {translateError(plansList.error, t)}
-      </Alert>
-    );
-  }
+  if (plansList.isError) return <PlansLoadFailed error={plansList.error} onRetry={() => void plansList.refetch()} />;
 
   const list = plansList.data;
   const plans = onlinePlans(list);

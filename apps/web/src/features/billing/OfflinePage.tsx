@@ -9,7 +9,7 @@ import { Alert, Box, Button, CircularProgress, Skeleton, Stack, Typography } fro
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { SheafError } from '@sheaf/shared';
-import { translateError } from '../../i18n/errors.ts';
+import PlansLoadFailed from './PlansLoadFailed.tsx';
 import { useIsSignedIn } from '../auth/useAuth.ts';
 import { useCurrentUser } from '../auth/useCurrentUser.ts';
 import { offlineCheckoutMutation, plansQuery } from './api.ts';
@@ -52,13 +52,7 @@ export default function OfflinePage() {
   };
 
   if (plansList.isPending) return <Skeleton variant="rounded" height={480} aria-busy="true" />;
-  if (plansList.isError) {
-    return (
-      <Alert severity="error" action={<Button color="inherit" onClick={() => void plansList.refetch()}>{t('billing:actions.retry')}</Button>}>
-        {translateError(plansList.error, t)}
-      </Alert>
-    );
-  }
+  if (plansList.isError) return <PlansLoadFailed error={plansList.error} onRetry={() => void plansList.refetch()} />;
   const list = plansList.data;
   const plan = offlinePlan(list);
   const trialDocuments = list.plans.find((info) => info.kind === 'trial')?.documentsPerMonth ?? 0;
