@@ -5,7 +5,7 @@
  * socket.
  */
 import { Command, InvalidArgumentError } from 'commander';
-import { loadConfig } from '../config.ts';
+import { runAdminRequest } from './admin-request.ts';
 import type { AdminRequest } from '../admin/socket.ts';
 
 type Write = (text: string) => void;
@@ -17,24 +17,10 @@ function positive(value: string): number {
 }
 
 async function run(request: Extract<AdminRequest, { command: `support.${string}` }>): Promise<string> {
-  // Loaded here, not at the top: every `sheaf` command would otherwise load the database at start-up.
-  const [{ migrate, openDb }, { askRunningServer }, { supportReport, supportRequestText }] = await Promise.all([
-    import('../adapters/db/index.ts'),
-    import('../admin/socket.ts'),
-    import('../modules/support/index.ts'),
-  ]);
-  const config = loadConfig();
-  if (!config.DATABASE_URL) {
-    const output = await askRunningServer(config.DATA_DIR, request);
-    if (output !== null) return output;
-  }
-  const db = await openDb(config);
-  try {
-    await migrate(db);
-    return request.command === 'support.list' ? await supportReport(db, request.limit) : await supportRequestText(db, request.reference);
-  } finally {
-    await db.close();
-  }
+  return runAdminRequest(request, async (db) => {
+    const { supportReport, supportRequestText } = await import('../modules/support/index.ts');
+    return request.command === 'support.list' ? supportReport(db, request.limit) : supportRequestText(db, request.reference);
+  });
 }
 
 /** `write` receives the command's output (stdout by default; tests pass their own). */

@@ -5,7 +5,7 @@
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { BILLING_PLANS, type BillingPlan } from '@sheaf/shared';
-import { loadConfig } from '../config.ts';
+import { runAdminRequest } from './admin-request.ts';
 import type { AdminRequest } from '../admin/socket.ts';
 
 type Write = (text: string) => void;
@@ -17,31 +17,14 @@ export function parsePlan(value: string): BillingPlan {
   return plan;
 }
 
-/**
- * Runs an admin request: through the running server's admin socket when it holds the embedded
- * database, else on the database directly (PostgreSQL, or PGlite with no server running).
- */
+/** A users request, on the database (or through the running server). */
 async function run(request: Extract<AdminRequest, { command: `users.${string}` }>): Promise<string> {
-  // Loaded here, not at the top: every `sheaf` command would otherwise load the database at start-up.
-  const [{ migrate, openDb }, { askRunningServer }, { setPlanByEmail, usersReport }] = await Promise.all([
-    import('../adapters/db/index.ts'),
-    import('../admin/socket.ts'),
-    import('../modules/users/index.ts'),
-  ]);
-  const config = loadConfig();
-  if (!config.DATABASE_URL) {
-    const output = await askRunningServer(config.DATA_DIR, request);
-    if (output !== null) return output;
-  }
-  const db = await openDb(config);
-  try {
-    await migrate(db);
-    if (request.command === 'users.list') return await usersReport(db);
+  return runAdminRequest(request, async (db) => {
+    const { setPlanByEmail, usersReport } = await import('../modules/users/index.ts');
+    if (request.command === 'users.list') return usersReport(db);
     const change = await setPlanByEmail(db, request.email, request.plan);
     return `${change.email}: plan ${change.from} -> ${change.to}\n`;
-  } finally {
-    await db.close();
-  }
+  });
 }
 
 /** `write` receives the command's output (stdout by default; tests pass their own). */

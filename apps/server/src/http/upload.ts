@@ -5,6 +5,7 @@
  * mail header cannot hold (docs/library.md#file-names).
  */
 import type { FastifyRequest } from 'fastify';
+import type { MultipartFile } from '@fastify/multipart';
 import { SheafError, normalizeFileName, type ErrorCode } from '@sheaf/shared';
 import { requireFreeSpace } from '../merge-output/storage-full.ts';
 
@@ -21,10 +22,15 @@ export async function readUploadedFile(request: FastifyRequest, maxBytes: number
   if (!request.isMultipart()) throw new SheafError('generic/invalid-input', { detail: 'expected a multipart/form-data upload with a "file" field' });
   // Below the data folder's free-space floor (MIN_FREE_MB) no upload is taken: the database keeps its room.
   if (request.server.sheafContext) await requireFreeSpace(request.server.sheafContext.config);
-  const tooLarge = () => new SheafError(tooLargeCode, { maxMb: Math.round((maxBytes / MB) * 10) / 10 });
   // One byte over the cap tells "exactly at the limit" from "over it".
   const part = await request.file({ limits: { fileSize: maxBytes + 1, files: 1 }, throwFileSizeLimit: false });
   if (!part || part.fieldname !== 'file') throw new SheafError('generic/invalid-input', { detail: 'the upload has no "file" field' });
+  return readFilePart(part, maxBytes, tooLargeCode);
+}
+
+/** A file part read whole, refused with `tooLargeCode` ({maxMb}) as soon as it passes `maxBytes`. */
+async function readFilePart(part: MultipartFile, maxBytes: number, tooLargeCode: ErrorCode): Promise<UploadedFile> {
+  const tooLarge = () => new SheafError(tooLargeCode, { maxMb: Math.round((maxBytes / MB) * 10) / 10 });
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of part.file as AsyncIterable<Buffer>) {
@@ -58,7 +64,6 @@ export async function readUploadForm(request: FastifyRequest, maxBytes: number, 
   const fields: Record<string, string> = {};
   const truncated = new Set<string>();
   let file: UploadedFile | null = null;
-  const tooLarge = () => new SheafError(tooLargeCode, { maxMb: Math.round((maxBytes / MB) * 10) / 10 });
   for await (const part of request.parts({ limits: { fileSize: maxBytes + 1, files: 1 } })) {
     if (part.type === 'field') {
       if (part.fieldnameTruncated) throw new SheafError('generic/invalid-input', { detail: 'a field name is too long' });
@@ -71,20 +76,9 @@ export async function readUploadForm(request: FastifyRequest, maxBytes: number, 
       throw new SheafError('generic/invalid-input', { detail: 'the only file field is "file"' });
     }
     if (request.server.sheafContext) await requireFreeSpace(request.server.sheafContext.config);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of part.file as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > maxBytes) {
-        part.file.destroy();
-        throw tooLarge();
-      }
-      chunks.push(chunk);
-    }
-    if (part.file.truncated) throw tooLarge();
-    if (size === 0) continue;
-    const bytes = Buffer.concat(chunks, size);
-    file = { fileName: normalizeFileName(part.filename ?? ''), mimeType: part.mimetype, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+    const read = await readFilePart(part, maxBytes, tooLargeCode);
+    // An empty file field is no file.
+    if (read.bytes.length > 0) file = read;
   }
   return { fields, truncated, file };
 }
