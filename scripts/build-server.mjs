@@ -13,7 +13,7 @@
  *   still running an older build keeps loading its lazy chunks and worker entries from that folder
  *   while another `sheaf` rebuilds. Each process records its pid in the build it runs (dist/<build>/pids/);
  *   a build is removed once it was replaced more than an hour ago and no process recorded in it is alive.
- * - Linked source maps: bin/sheaf.mjs turns source maps on, so stack traces name the .ts sources.
+ * - Linked source maps: bin/sheaf.mjs maps stack traces to the .ts sources, reading a map only when a trace needs it.
  *
  * `node scripts/build-server.mjs` builds now; bin/sheaf.mjs and scripts/start.mjs call ensureServerBuild(),
  * which builds only when a source is newer than the current build.
@@ -139,19 +139,41 @@ function sourceLocationPlugin(outDir, workers) {
  * import is bundled too, unless it is in KEPT_EXTERNAL. Everything else from node_modules stays external:
  * native and wasm packages (@electric-sql/pglite, @napi-rs/canvas, argon2, pdfjs-dist, esbuild), ones that
  * read files or start workers from their own folder (bullmq's Lua scripts, pino's transports, swagger-ui's
- * pages), and fastify with its plugins (ajv compiles code at run time).
+ * pages). Fastify and its plugins are bundled (about 300 CommonJS files found, read and compiled one by one
+ * at every start otherwise); ajv and fast-json-stringify compile code at run time from values, not files.
  * A package used both from our code and from an external one must be bundled with both (two copies of zod
  * would keep two registries of schema metadata): hence fastify-type-provider-zod.
  */
-// Not here: what the sources load on first use with createRequire (fontkit, sanitize-html, html-to-text)
-// comes from node_modules then, so that it costs nothing at start.
+// Not here: what the sources load on first use with createRequire (fontkit, sanitize-html, html-to-text,
+// SheetJS, nodemailer) comes from node_modules then, so that it costs nothing at start.
 const BUNDLED = new Set([
   'pdf-lib', '@pdf-lib/standard-fonts', '@pdf-lib/upng', 'pako', 'tslib',
   'zod', 'fastify-type-provider-zod', 'qrcode', '@noble/hashes', '@noble/ciphers', 'fflate', 'bidi-js',
-  'commander', 'jose', 'nodemailer',
+  'commander', 'jose',
+  'fastify', '@fastify/multipart', '@fastify/static', '@fastify/swagger', '@fastify/swagger-ui',
 ]);
-const KEPT_EXTERNAL = new Set(['fastify', '@fastify/error', '@fastify/swagger', 'fastify-plugin']);
+/**
+ * Bundled packages that read files beside their own code through __dirname (swagger-ui's page and
+ * scripts): each __dirname of theirs becomes the package folder's location, found from the output file.
+ */
+const READS_OWN_FOLDER = new Set(['@fastify/swagger-ui']);
+const KEPT_EXTERNAL = new Set(['@fastify/error', 'fastify-plugin', 'pino']);
 const packageName = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+
+function ownFolderPlugin(outDir) {
+  return {
+    name: 'sheaf-own-folder',
+    setup(build) {
+      build.onLoad({ filter: /\.c?js$/ }, (args) => {
+        const inPackage = args.path.split(`${path.sep}node_modules${path.sep}`).at(-1);
+        if (inPackage === args.path || !READS_OWN_FOLDER.has(packageName(inPackage.split(path.sep).join('/')))) return undefined;
+        const folder = path.relative(outDir, path.dirname(args.path)).split(path.sep).join('/');
+        const code = readFileSync(args.path, 'utf8').replace(/\b__dirname\b/g, `__sheafFolder(${JSON.stringify(folder)})`);
+        return { contents: code, loader: 'js' };
+      });
+    },
+  };
+}
 const inNodeModules = (file) => file.includes(`${path.sep}node_modules${path.sep}`);
 
 const externalPackages = {
@@ -172,7 +194,13 @@ const externalPackages = {
  * CommonJS packages in an ES module bundle call require() for Node's modules (fs, path...): each output
  * file gets a real one (esbuild renames our sources' own top-level `require`s: it never shadows a global one).
  */
-const REQUIRE_BANNER = "import { createRequire as __sheafCreateRequire } from 'node:module';\nconst require = __sheafCreateRequire(import.meta.url);";
+const REQUIRE_BANNER = [
+  "import { createRequire as __sheafCreateRequire } from 'node:module';",
+  "import { fileURLToPath as __sheafFileURLToPath } from 'node:url';",
+  'const require = __sheafCreateRequire(import.meta.url);',
+  // ownFolderPlugin's __dirname: a folder relative to this output file.
+  'const __sheafFolder = (relative) => __sheafFileURLToPath(new URL(relative, import.meta.url));',
+].join('\n');
 
 function bundle(esbuild, entryPoints, outDir, workers, quiet) {
   return esbuild.build({
@@ -190,7 +218,7 @@ function bundle(esbuild, entryPoints, outDir, workers, quiet) {
     sourcesContent: false, // stack traces need the mappings only; the sources' text would sit in memory
     banner: { js: REQUIRE_BANNER },
     logLevel: quiet ? 'error' : 'warning',
-    plugins: [externalPackages, sourceLocationPlugin(outDir, workers)],
+    plugins: [externalPackages, ownFolderPlugin(outDir), sourceLocationPlugin(outDir, workers)],
   });
 }
 

@@ -5,8 +5,9 @@
  */
 import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { newId } from '../../ids.ts';
+import { loadNodemailer } from './nodemailer.ts';
 import type { AccountMail, AccountMailer } from './types.ts';
 
 export const OUTBOX_INDEX = 'outbox.jsonl';
@@ -23,7 +24,8 @@ export interface OutboxEntry {
 
 export class OutboxMailer implements AccountMailer {
   readonly isOutbox = true;
-  private readonly composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  /** Composes the .eml; made with the first mail (nodemailer loads then, not at start). */
+  private composer: Transporter | undefined;
 
   constructor(
     private readonly dir: string,
@@ -31,6 +33,7 @@ export class OutboxMailer implements AccountMailer {
   ) {}
 
   async send(mail: AccountMail): Promise<void> {
+    this.composer ??= loadNodemailer().createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
     const info = await this.composer.sendMail({ from: this.from, ...mail });
     await saveRawMail(this.dir, info.message as Buffer, { to: mail.to, subject: mail.subject });
   }

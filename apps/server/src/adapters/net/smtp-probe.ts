@@ -3,7 +3,7 @@
  * ports), greet and log in, then quit. The caller passes an address already checked by safe-host.ts;
  * the name the user gave is only the TLS servername, so nothing here resolves DNS.
  */
-import nodemailer from 'nodemailer';
+import { loadNodemailer } from '../mail/nodemailer.ts';
 
 export interface SmtpTarget {
   /** A checked IP address. */
@@ -45,7 +45,7 @@ export function smtpTransportOptions(target: Omit<SmtpTarget, 'user' | 'pass'> &
 }
 
 export async function probeSmtp(target: SmtpTarget, options: { heloName: string; timeoutMs: number }): Promise<ProbeResult> {
-  const transport = nodemailer.createTransport(
+  const transport = loadNodemailer().createTransport(
     smtpTransportOptions({ ...target, auth: { user: target.user, pass: target.pass } }, options.heloName, options.timeoutMs),
   );
   try {

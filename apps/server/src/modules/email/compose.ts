@@ -4,10 +4,10 @@
  */
 import { Readable } from 'node:stream';
 import { isValidEmail } from '@sheaf/shared';
-import DKIM from 'nodemailer/lib/dkim';
 import type { AppContext } from '../../context.ts';
 import type { SenderDelivery } from '../senders/index.ts';
 import { blobLayout } from '../../adapters/blobs/layout.ts';
+import { loadDkim } from '../../adapters/mail/nodemailer.ts';
 import { decodeTagName, fillHtml, fillText, plainText } from './content.ts';
 import { oneLine } from './document-index.ts';
 import type { MessageRow } from './message-repository.ts';
@@ -62,7 +62,8 @@ function contentTypeOf(name: string): string {
 }
 
 async function dkimSign(raw: Buffer, dkim: NonNullable<SenderDelivery['dkim']>): Promise<Buffer> {
-  const signer = new DKIM({ domainName: dkim.domainName, keySelector: dkim.keySelector, privateKey: dkim.privateKey });
+  const Dkim = loadDkim();
+  const signer = new Dkim({ domainName: dkim.domainName, keySelector: dkim.keySelector, privateKey: dkim.privateKey });
   const chunks: Buffer[] = [];
   for await (const chunk of signer.sign(Readable.from([raw]))) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);

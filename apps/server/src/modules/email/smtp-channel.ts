@@ -3,7 +3,8 @@
  * message is its own MAIL FROM ... DATA transaction). A connection that failed is dropped and the
  * next message opens a new one. Messages go out as the raw bytes mime.ts built, unchanged.
  */
-import SMTPConnection from 'nodemailer/lib/smtp-connection';
+import type SMTPConnection from 'nodemailer/lib/smtp-connection';
+import { loadSmtpConnection } from '../../adapters/mail/nodemailer.ts';
 import type { SmtpRoute } from '../senders/index.ts';
 
 export interface SmtpEnvelope {
@@ -54,7 +55,8 @@ export class SmtpChannel {
 
   private open(): Promise<SMTPConnection> {
     this.connecting ??= new Promise<SMTPConnection>((resolve, reject) => {
-      const connection = new SMTPConnection({
+      const SmtpConnection = loadSmtpConnection();
+      const connection = new SmtpConnection({
         host: this.route.address,
         port: this.route.port,
         secure: this.route.secure,

@@ -3,7 +3,7 @@
  * takes our fast path; other codes go through SheetJS's SSF (Excel's formatting rules), with a small
  * per-format cache because sheets repeat values (dates above all) and SSF re-parses the code each call.
  */
-import { SSF } from '@e965/xlsx';
+import { loadSheetJs } from '../sheetjs.ts';
 import { formatGeneral } from './general-format.ts';
 
 export type FormatKind = 'general' | 'number' | 'date';
@@ -28,7 +28,7 @@ export function cellFormat(code: string): CellFormat {
   if (trimmed === '' || trimmed === '@' || trimmed.toLowerCase() === 'general') return GENERAL_FORMAT;
   let isDate = false;
   try {
-    isDate = SSF.is_date(trimmed);
+    isDate = loadSheetJs().SSF.is_date(trimmed);
   } catch {
     isDate = false;
   }
@@ -52,6 +52,7 @@ function isSingleSection(code: string): boolean {
 
 /** A number as Excel shows it in `format`; throws when SSF cannot read the code. */
 export function formatWithCode(format: CellFormat, value: number, options: { date1904: boolean }): string {
+  const { SSF } = loadSheetJs();
   if (format.minusBeforeMagnitude === true && value < 0) return '-' + SSF.format(format.code, -value, options);
   return SSF.format(format.code, value, options);
 }

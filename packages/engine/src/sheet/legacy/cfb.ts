@@ -3,9 +3,9 @@
  * (BIFF5) stream; an encrypted .xlsx/.xlsm is a CFB holding EncryptionInfo and EncryptedPackage; a
  * .doc or .msg is neither. A legacy workbook with a FILEPASS record is password protected.
  */
-import { CFB } from '@e965/xlsx';
 import { SheafError } from '@sheaf/shared';
 import { corrupt, wrongType } from '../limits.ts';
+import { loadSheetJs } from '../sheetjs.ts';
 
 interface CfbEntry {
   name: string;
@@ -23,7 +23,7 @@ const EOF = 0x000a;
 export function checkLegacyWorkbook(bytes: Uint8Array): void {
   let container: CfbContainer;
   try {
-    container = CFB.read(bytes, { type: 'array' }) as CfbContainer;
+    container = loadSheetJs().CFB.read(bytes, { type: 'array' }) as CfbContainer;
   } catch (error) {
     throw corrupt('the compound file structure is damaged', error);
   }

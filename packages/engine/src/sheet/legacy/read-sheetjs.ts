@@ -3,7 +3,7 @@
  * kept alongside the text SheetJS formatted for it (its number formats follow Excel's). The cells go
  * into the same compact CellTable as every other format.
  */
-import { SSF, read, type CellObject, type WorkBook } from '@e965/xlsx';
+import type { CellObject, WorkBook } from '@e965/xlsx';
 import { SheafError } from '@sheaf/shared';
 import { CellKind, CellTableBuilder } from '../cells/cell-table.ts';
 import { SHEETJS_BUILT_IN_CORRECTIONS } from '../cells/built-in-formats.ts';
@@ -11,6 +11,7 @@ import { GENERAL_FORMAT, NumberFormatter, cellFormat, formatWithCode, isDateSeri
 import { StringTable } from '../cells/string-table.ts';
 import { sheetDataFromTable, type HeaderOptions } from '../cells/table-sheet.ts';
 import { corrupt } from '../limits.ts';
+import { loadSheetJs } from '../sheetjs.ts';
 import type { SheetData } from '../types.ts';
 
 export interface SheetJsReadOptions extends HeaderOptions {
@@ -42,7 +43,7 @@ export function readWithSheetJs(bytes: Uint8Array, format: 'xls' | 'ods', option
 
 function parseWorkbook(bytes: Uint8Array): WorkBook {
   try {
-    return read(bytes, {
+    return loadSheetJs().read(bytes, {
       type: 'array',
       dense: true,
       cellDates: false,
@@ -67,6 +68,7 @@ function addCell(builder: CellTableBuilder, strings: StringTable, column: number
   const addText = (text: string): number => strings.addString(text);
   switch (cell.t) {
     case 'n': {
+      const { SSF } = loadSheetJs();
       const value = cell.v as number;
       const text = xls === undefined ? (cell.w ?? SSF.format(cell.z ?? 'General', value)) : xlsNumberText(cell, value, xls.date1904);
       const isDate = typeof cell.z === 'string' && SSF.is_date(cell.z) && isDateSerial(value);
@@ -95,7 +97,7 @@ function addCell(builder: CellTableBuilder, strings: StringTable, column: number
 function xlsNumberText(cell: CellObject, value: number, date1904: boolean): string {
   const code = typeof cell.z === 'string' ? cell.z : 'General';
   const corrected = SHEETJS_BUILT_IN_CORRECTIONS.get(code);
-  if (corrected === undefined && !(value < 0)) return cell.w ?? SSF.format(code, value);
+  if (corrected === undefined && !(value < 0)) return cell.w ?? loadSheetJs().SSF.format(code, value);
   try {
     return formatWithCode(cellFormat(corrected ?? code), value, { date1904 });
   } catch {
