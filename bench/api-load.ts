@@ -31,6 +31,8 @@ const { values } = parseArgs({
     users: { type: 'string', default: '5' },
     workers: { type: 'string', default: '2' },
     redis: { type: 'string' },
+    /** Which set-ups to run: one (embedded defaults), scaled (PostgreSQL + workers). */
+    setups: { type: 'string', default: 'one,scaled' },
   },
 });
 const MERGES = Number(values.merges);
@@ -56,7 +58,32 @@ interface Outcome {
   setup: string;
   documents: number;
   seconds: number;
+  /** GET /users/me while the merges run, polled every 50 ms (ms). */
+  latency: { p50: number; p99: number; max: number; count: number };
   processes: Array<{ name: string; peakRssMb: number }>;
+}
+
+/** Asks GET /users/me every 50 ms until stopped: how long a user waits for an answer while merges run. */
+function probeLatency(url: string, token: string): { stop(): Promise<Outcome['latency']> } {
+  const times: number[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const started = performance.now();
+      await api(url, 'GET', '/users/me', token);
+      times.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      const sorted = [...times].sort((a, b) => a - b);
+      const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0);
+      return { p50: at(0.5), p99: at(0.99), max: Math.round(sorted.at(-1) ?? 0), count: sorted.length };
+    },
+  };
 }
 
 async function measure(setup: string, procs: Proc[], url: string, setPlan: (email: string) => Promise<void>): Promise<Outcome> {
@@ -85,6 +112,7 @@ async function measure(setup: string, procs: Proc[], url: string, setPlan: (emai
       templates.push({ token, templateId });
     }
     const started = performance.now();
+    const probe = probeLatency(url, tokens[0]!);
     const merges = await Promise.all(templates.map(async ({ token, templateId }) => {
       const mergeId = randomBytes(10).toString('hex');
       await api(url, 'POST', `/templates/${templateId}/merge`, token, {
@@ -106,7 +134,8 @@ async function measure(setup: string, procs: Proc[], url: string, setPlan: (emai
       }
     }
     const seconds = (performance.now() - started) / 1000;
-    return { setup, documents, seconds, processes: procs.map((proc) => ({ name: proc.name, peakRssMb: Math.round(proc.peakRss / 1024 / 1024) })) };
+    const latency = await probe.stop();
+    return { setup, documents, seconds, latency, processes: procs.map((proc) => ({ name: proc.name, peakRssMb: Math.round(proc.peakRss / 1024 / 1024) })) };
   } finally {
     clearInterval(sampler);
   }
@@ -165,12 +194,13 @@ async function scaledOut(): Promise<Outcome> {
   }
 }
 
-const outcomes = [await oneProcess(), await scaledOut()];
+const setups = new Set(values.setups.split(','));
+const outcomes = [...(setups.has('one') ? [await oneProcess()] : []), ...(setups.has('scaled') ? [await scaledOut()] : [])];
 console.log(`\n${MERGES} merges of ${ROWS} rows each (${USERS} users), started at once through the API\n`);
-console.log('| set-up | documents | seconds | docs/s | peak RSS per process (MB) |');
-console.log('| --- | ---: | ---: | ---: | --- |');
+console.log('| set-up | documents | seconds | docs/s | GET /users/me during the merges: p50 / p99 / max ms (n) | peak RSS per process (MB) |');
+console.log('| --- | ---: | ---: | ---: | --- | --- |');
 for (const outcome of outcomes) {
   const rss = outcome.processes.map((proc) => `${proc.name}: ${proc.peakRssMb}`).join(', ');
-  console.log(`| ${outcome.setup} | ${outcome.documents} | ${outcome.seconds.toFixed(1)} | ${(outcome.documents / outcome.seconds).toFixed(0)} | ${rss} |`);
+  console.log(`| ${outcome.setup} | ${outcome.documents} | ${outcome.seconds.toFixed(1)} | ${(outcome.documents / outcome.seconds).toFixed(0)} | ${outcome.latency.p50} / ${outcome.latency.p99} / ${outcome.latency.max} (${outcome.latency.count}) | ${rss} |`);
 }
-console.log(`\nscaled out / one process: ${((outcomes[1]!.documents / outcomes[1]!.seconds) / (outcomes[0]!.documents / outcomes[0]!.seconds)).toFixed(2)}x`);
+if (outcomes.length === 2) console.log(`\nscaled out / one process: ${((outcomes[1]!.documents / outcomes[1]!.seconds) / (outcomes[0]!.documents / outcomes[0]!.seconds)).toFixed(2)}x`);

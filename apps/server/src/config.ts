@@ -29,6 +29,8 @@
  *                        (default 2000 where ranges can run side by side: DATABASE_URL set, so other
  *                        workers may share the work, or MERGE_CONCURRENCY > 1; else 0, since one
  *                        worker making ranges one after another only pays for assembling them)
+ *   MERGE_WORKER_MEMORY_MB  heap cap of each worker thread that makes a PDF merge's documents; a merge
+ *                        that needs more fails with merge/too-complex (2048)
  *   MIN_FREE_MB          new merges and uploads are refused with generic/storage-full while the data
  *                        folder's file system has less than this many MB free, so the database keeps
  *                        room (256; 0 = no floor)
@@ -162,6 +164,7 @@ const EnvSchema = z.object({
   TRUST_PROXY: boolean,
   MERGE_CONCURRENCY: integer(1, 64, 1),
   MERGE_RANGE_ROWS: z.preprocess(emptyToUndefined, z.coerce.number().int('must be a whole number').min(0).max(1_000_000).optional()),
+  MERGE_WORKER_MEMORY_MB: integer(16, 65_536, 2048),
   MIN_FREE_MB: integer(0, 1_000_000, 256),
   EDITION: z.preprocess(emptyToUndefined, z.enum(['web', 'desktop'], 'must be web or desktop').default('web')),
   MAIL_DOMAIN: z.preprocess(emptyToUndefined, z.string().regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/i, 'must be a domain name such as mail.example.com').default('sheaf.localhost')),
@@ -231,6 +234,8 @@ export interface Config extends BillingConfig, OAuthConfig {
   readonly TRUST_PROXY: boolean;
   readonly MERGE_CONCURRENCY: number;
   readonly MERGE_RANGE_ROWS: number;
+  /** Heap cap of each merge worker thread, in MB (docs/merging.md#threads). */
+  readonly MERGE_WORKER_MEMORY_MB: number;
   /** Free-space floor of the data folder, in MB (0: none). */
   readonly MIN_FREE_MB: number;
   readonly EDITION: 'web' | 'desktop';

@@ -137,6 +137,10 @@ export const ERROR_MESSAGES = {
   'merge/image-missing': 'Row {row}: no image named "{image}" was supplied with the template.',
   'merge/qr-too-long': 'The text is too long for a QR code ({length} characters; at most {max} bytes fit at error correction {level}).',
   'merge/cancelled': 'The merge was cancelled.',
+  /** The merge's worker thread reached its memory cap (docs/merging.md#threads). */
+  'merge/too-complex': 'Making the documents needs more memory than is allowed. The template or the spreadsheet may be damaged or very large. Nothing was charged.',
+  /** The merge's worker thread stopped without finishing (a crash): the merge fails, the server goes on. */
+  'merge/worker-failed': 'Making the documents stopped unexpectedly. Nothing was charged. Please generate again.',
   'merge/insufficient-credits': 'Not enough credits: {available} left, {needed} needed.',
   'merge/licence-expired': 'Licence expired',
 
@@ -267,6 +271,8 @@ export const ERROR_MESSAGES = {
   'check/missing-recipient': 'This row has no recipient address: its document will not be emailed.',
   'check/number-unreadable': 'The placeholder on page {page} shows a number, but this value is not one.',
   'check/date-unreadable': 'The placeholder on page {page} shows a date, but this value cannot be read as one.',
+  'check/word-number-unreadable': 'The field "{field}" shows a number as "{picture}", but this value is not one.',
+  'check/word-date-unreadable': 'The field "{field}" shows a date as "{picture}", but this value cannot be read as one.',
   'check/date-impossible': 'This date does not exist.',
   'check/image-missing': 'No image named "{image}" was uploaded with the template.',
   'check/qr-too-long': 'The text is too long for a QR code ({length} bytes; at most {max} fit).',
@@ -327,7 +333,7 @@ export const ERROR_HTTP_STATUS_GROUPS = {
   /** The uploaded file is over its size limit. */
   413: ['template/too-large', 'sheet/too-large', 'image/too-large', 'font/too-large', 'support/attachment-too-large'],
   429: ['generic/too-many-attempts', 'support/too-many-requests'],
-  500: ['generic/something-wrong', 'generic/technical-error', 'merge/word-pdf-row-missing', 'check/failed'],
+  500: ['generic/something-wrong', 'generic/technical-error', 'merge/word-pdf-row-missing', 'check/failed', 'merge/worker-failed'],
   /** A payment provider we call failed (Stripe unreachable or refusing): not the user's doing; try again later. */
   502: ['billing/failed', 'oauth/provider-unavailable'],
   /** Something this server lacks (LibreOffice for Word documents): not the user's doing, and retrying will not help. */

@@ -52,6 +52,8 @@ export interface Partition {
   batchSize: number;
   /** The first document to make (default 0); batches are counted from it. */
   start?: number;
+  /** The document to stop before (default: all): one range of a large merge. */
+  end?: number;
 }
 
 export async function prepareMerge(input: MergeInput): Promise<PreparedMerge> {
@@ -82,7 +84,8 @@ function* separateDocuments(plan: MergePlan, issues: RowIssue[], partition?: Par
   // Encrypted documents are rewritten whole; the template is read for that once, not per row.
   let encryptor: ReturnType<typeof createTemplateEncryptor> | undefined;
   const grouped = plan.groups.some((group) => group.length > 1) ? new CombinedWriter(plan) : undefined;
-  for (let index = 0; index < plan.groups.length; index++) {
+  const end = Math.min(plan.groups.length, partition?.end ?? plan.groups.length);
+  for (let index = 0; index < end; index++) {
     const group = plan.groups[index]!;
     const first = group[0]!;
     // Every group is named, in order, in every worker, so names come out the same and unique.

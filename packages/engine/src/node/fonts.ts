@@ -12,6 +12,12 @@ function dejavuFolder(): string {
 }
 
 let loading: Promise<FallbackFonts> | undefined;
+let loaded: FallbackFonts | undefined;
+
+/** True for the fonts loadBundledFallbackFonts gave: a worker thread reads its own rather than be sent them. */
+export function isBundledFallbackFonts(fonts: FallbackFonts): boolean {
+  return fonts === loaded;
+}
 
 /** DejaVu Sans regular, bold, oblique and bold oblique; read once per process. */
 export function loadBundledFallbackFonts(): Promise<FallbackFonts> {
@@ -21,7 +27,8 @@ export function loadBundledFallbackFonts(): Promise<FallbackFonts> {
     const [regular, bold, italic, boldItalic] = await Promise.all([
       read('DejaVuSans.ttf'), read('DejaVuSans-Bold.ttf'), read('DejaVuSans-Oblique.ttf'), read('DejaVuSans-BoldOblique.ttf'),
     ]);
-    return { regular, bold, italic, boldItalic };
+    loaded = { regular, bold, italic, boldItalic };
+    return loaded;
   })();
   loading.catch(() => { loading = undefined; });
   return loading;

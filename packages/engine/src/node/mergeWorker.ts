@@ -1,64 +1,175 @@
 /**
- * One worker of mergeDocumentsInParallel: prepares the merge, then sends one message per batch it
- * owns (empty batches too, so the consumer's round-robin stays in step), at most AHEAD unconsumed.
+ * One merge worker thread (parallel.ts): prepares the merge (parses the template, plans every row),
+ * answers what it found, then makes what it is asked: the documents of its batches, or the combined
+ * document. Each batch is one message whose bytes are transferred, not copied, at most AHEAD of them
+ * unconsumed (the caller's credits keep memory flat). Batches are sent even when empty, so the
+ * caller's round-robin over the workers stays in step.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { isSheafError } from '@sheaf/shared';
 import { useNativeCrypto } from './nativeCrypto.ts';
-import { prepareMerge, type OutputDocument, type Partition } from '../merge/index.ts';
-import { fromTransferableSheet, type TransferableSheet } from '../sheet/transfer.ts';
+import { loadBundledFallbackFonts } from './fonts.ts';
+import { lowerThreadPriority } from './threadPriority.ts';
+import { prepareMerge, type OutputDocument, type Partition, type PreparedMerge } from '../merge/index.ts';
+import { fromTransferableSheet } from '../sheet/transfer.ts';
+import { unpackSheet, type PackedSheet } from './packedSheet.ts';
 import type { MergeInput, RowIssue } from '../merge/types.ts';
 
-export interface WorkerRequest extends Omit<MergeInput, 'sheet'> {
-  sheet: TransferableSheet;
-  partition: Partition;
+export interface WorkerRequest extends Omit<MergeInput, 'sheet' | 'fallbackFonts'> {
+  sheet: PackedSheet;
+  /** Absent: the bundled fonts, read here rather than copied from the caller. */
+  fallbackFonts: MergeInput['fallbackFonts'] | undefined;
 }
 
+/** What the caller asks once the merge is prepared; a worker can be asked again after 'done'. */
+export type WorkerCommand =
+  | { type: 'credit' }
+  /** The merge to prepare; a worker kept warm between merges gets one after each 'release'. */
+  | { type: 'prepare'; request: WorkerRequest }
+  /** The merge is over: forget it and wait for the next one. */
+  | { type: 'release' }
+  | { type: 'documents'; partition: Partition }
+  | { type: 'combined' };
+
+/** A document as it travels: its own bytes in one transferred array; the shared prefix comes once per worker. */
+export type SlimDocument = Omit<OutputDocument, 'chunks' | 'sharedPrefixChunks'> & { own: Uint8Array; shared: boolean };
+
 export type WorkerMessage =
-  | { type: 'batch'; prefix: Uint8Array[]; documents: OutputDocument[] }
+  | { type: 'prepared'; documentCount: number; rowCount: number; isCombined: boolean }
+  | { type: 'batch'; prefix: Uint8Array[]; documents: SlimDocument[] }
+  | { type: 'chunks'; bytes: Uint8Array }
   | { type: 'done'; issues: RowIssue[] }
-  | { type: 'error'; code: string; params: Record<string, string | number> };
+  /** A catalogue error (code) or an unexpected one (code null: the caller treats it as its own bug). */
+  | { type: 'error'; code: string | null; params: Record<string, string | number>; detail?: string };
 
 const AHEAD = 2;
+/** Combined output travels in pieces of about this size. */
+const CHUNK_BYTES = 1 << 20;
 
-async function main(request: WorkerRequest): Promise<void> {
-  useNativeCrypto();
-  const port = parentPort!;
-  let credits = AHEAD;
-  let wake: (() => void) | undefined;
-  port.on('message', () => {
+const port = parentPort!;
+let credits = AHEAD;
+let wake: (() => void) | undefined;
+let commandArrived: ((command: WorkerCommand) => void) | undefined;
+const commands: WorkerCommand[] = [];
+
+port.on('message', (command: WorkerCommand) => {
+  if (command.type === 'credit') {
     credits++;
     wake?.();
-  });
-  try {
-    const merge = await prepareMerge({ ...request, sheet: fromTransferableSheet(request.sheet) });
-    const { index, count, batchSize, start = 0 } = request.partition;
-    const batches = Math.ceil(Math.max(0, merge.documentCount - start) / batchSize);
-    const documents = merge.documents(request.partition);
-    let pending = documents.next();
-    let prefixSent = false;
-    for (let batch = index; batch < batches; batch += count) {
-      const owned: OutputDocument[] = [];
-      while (!pending.done && Math.floor((pending.value.index - start) / batchSize) === batch) {
-        owned.push(pending.value);
-        pending = documents.next();
-      }
-      while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
-      credits--;
-      // The shared prefix travels once; documents carry only their own bytes.
-      const withPrefix = prefixSent ? undefined : owned.find((document) => document.sharedPrefixChunks > 0);
-      const prefix = withPrefix ? withPrefix.chunks.slice(0, withPrefix.sharedPrefixChunks) : [];
-      if (withPrefix) prefixSent = true;
-      const slim = owned.map((document) => ({ ...document, chunks: document.chunks.slice(document.sharedPrefixChunks) }));
-      port.postMessage({ type: 'batch', prefix, documents: slim } satisfies WorkerMessage);
+  } else if (commandArrived) {
+    const resolve = commandArrived;
+    commandArrived = undefined;
+    resolve(command);
+  } else commands.push(command);
+});
+
+const nextCommand = () => (commands.length ? Promise.resolve(commands.shift()!) : new Promise<WorkerCommand>((resolve) => (commandArrived = resolve)));
+
+async function takeCredit(): Promise<void> {
+  while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
+  credits--;
+}
+
+/** One array of fresh bytes (transferable: views of shared buffers, such as the template's, are not). */
+function packed(chunks: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
+}
+
+async function sendDocuments(merge: PreparedMerge, partition: Partition): Promise<void> {
+  const { index, count, batchSize, start = 0 } = partition;
+  const end = Math.min(partition.end ?? merge.documentCount, merge.documentCount);
+  const batches = Math.ceil(Math.max(0, end - start) / batchSize);
+  const documents = merge.documents(partition);
+  let pending = documents.next();
+  let prefixSent = false;
+  for (let batch = index; batch < batches; batch += count) {
+    const owned: OutputDocument[] = [];
+    while (!pending.done && Math.floor((pending.value.index - start) / batchSize) === batch) {
+      owned.push(pending.value);
+      pending = documents.next();
     }
-    port.postMessage({ type: 'done', issues: merge.issues } satisfies WorkerMessage);
-  } catch (error) {
-    const params = isSheafError(error) ? error.params : { detail: error instanceof Error ? error.message : String(error) };
-    port.postMessage({ type: 'error', code: isSheafError(error) ? error.code : 'generic/technical-error', params } satisfies WorkerMessage);
-  } finally {
-    port.removeAllListeners('message');
+    await takeCredit();
+    // The shared prefix travels once; documents carry only their own bytes.
+    const withPrefix = prefixSent ? undefined : owned.find((document) => document.sharedPrefixChunks > 0);
+    const prefix = withPrefix ? withPrefix.chunks.slice(0, withPrefix.sharedPrefixChunks).map((chunk) => chunk.slice()) : [];
+    if (withPrefix) prefixSent = true;
+    const slim = owned.map(({ chunks, sharedPrefixChunks, ...document }): SlimDocument => ({
+      ...document,
+      own: packed(chunks.slice(sharedPrefixChunks)),
+      shared: sharedPrefixChunks > 0,
+    }));
+    const message: WorkerMessage = { type: 'batch', prefix, documents: slim };
+    port.postMessage(message, [...prefix, ...slim.map((document) => document.own)].map((bytes) => bytes.buffer as ArrayBuffer));
   }
 }
 
-await main(workerData as WorkerRequest);
+async function sendCombined(merge: PreparedMerge): Promise<void> {
+  let pieces: Uint8Array[] = [];
+  let size = 0;
+  const flush = async () => {
+    await takeCredit();
+    const bytes = packed(pieces);
+    pieces = [];
+    size = 0;
+    port.postMessage({ type: 'chunks', bytes } satisfies WorkerMessage, [bytes.buffer as ArrayBuffer]);
+  };
+  for (const chunk of merge.combined()) {
+    pieces.push(chunk);
+    size += chunk.length;
+    if (size >= CHUNK_BYTES) await flush();
+  }
+  if (size) await flush();
+}
+
+function reportError(error: unknown): void {
+  const message: WorkerMessage = isSheafError(error)
+    ? { type: 'error', code: error.code, params: error.params }
+    : { type: 'error', code: null, params: {}, detail: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+  port.postMessage(message);
+}
+
+/** Prepares the merge it is sent, serves its requests until it is released, then waits for the next one. */
+async function main(): Promise<void> {
+  lowerThreadPriority();
+  useNativeCrypto();
+  for (;;) {
+    const command = await nextCommand();
+    if (command.type !== 'prepare') continue;
+    let merge: PreparedMerge;
+    try {
+      const { request } = command;
+      const fallbackFonts = request.fallbackFonts ?? (await loadBundledFallbackFonts());
+      merge = await prepareMerge({ ...request, fallbackFonts, sheet: fromTransferableSheet(unpackSheet(request.sheet)) });
+    } catch (error) {
+      reportError(error);
+      continue;
+    }
+    port.postMessage({ type: 'prepared', documentCount: merge.documentCount, rowCount: merge.rowCount, isCombined: merge.isCombined } satisfies WorkerMessage);
+    await serve(merge);
+  }
+}
+
+async function serve(merge: PreparedMerge): Promise<void> {
+  for (;;) {
+    const command = await nextCommand();
+    if (command.type === 'release') return;
+    // Only the issues found by this command: a worker kept for the next range reports each range's own.
+    const before = merge.issues.length;
+    credits = AHEAD;
+    try {
+      if (command.type === 'documents') await sendDocuments(merge, command.partition);
+      else if (command.type === 'combined') await sendCombined(merge);
+      port.postMessage({ type: 'done', issues: merge.issues.slice(before) } satisfies WorkerMessage);
+    } catch (error) {
+      reportError(error);
+    }
+  }
+}
+
+await main();

@@ -4,7 +4,7 @@ import { PlaceholderSchema } from '@sheaf/shared';
 import { prepareMerge } from '../merge/index.ts';
 import { sheetFromTable } from '../sheet/table.ts';
 import { loadBundledFallbackFonts } from './fonts.ts';
-import { mergeDocumentsInParallel } from './parallel.ts';
+import { mergeDocumentsInParallel, prepareMergeInWorkers } from './parallel.ts';
 import type { MergeInput } from '../merge/types.ts';
 
 async function input(): Promise<MergeInput> {
@@ -37,5 +37,38 @@ describe('mergeDocumentsInParallel', () => {
     expect(actual.map((d) => d.name)).toContain('Smith (2).pdf');
     expect(actual).toEqual(expected);
     expect(parallel.issues.map((issue) => issue.rowNumber)).toEqual([9]);
+  });
+
+  it('makes a combined document, and one range of documents, with the same bytes as one thread', async () => {
+    const merge = await input();
+    const combinedInput = { ...merge, options: { ...merge.options, isCombinedOutput: true } };
+    const expected = Buffer.concat([...(await prepareMerge(combinedInput)).combined()]);
+    const threaded = await prepareMergeInWorkers(combinedInput);
+    const combined = threaded.combined();
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of combined.chunks) chunks.push(chunk);
+    threaded.close();
+    expect(Buffer.concat(chunks).equals(expected)).toBe(true);
+    expect(combined.issues.map((issue) => issue.rowNumber)).toEqual([9]);
+
+    const single = [...(await prepareMerge(merge)).documents()].filter((d) => d.index >= 10 && d.index < 20);
+    const workers = await prepareMergeInWorkers(merge, { workers: 2, batchSize: 3 });
+    const range: string[] = [];
+    for await (const d of workers.documents({ start: 10, end: 20 }).documents) range.push(`${d.index} ${d.fileName} ${Buffer.concat(d.chunks).length}`);
+    workers.close();
+    expect(range).toEqual(single.map((d) => `${d.index} ${d.fileName} ${d.byteLength}`));
+  });
+
+  it('fails with merge/too-complex at its heap cap, and an abort ends a merge at once', async () => {
+    const merge = await input();
+    await expect(prepareMergeInWorkers(merge, { workers: 1, maxMemoryMb: 8 })).rejects.toMatchObject({ code: 'merge/too-complex' });
+
+    const controller = new AbortController();
+    const threaded = await prepareMergeInWorkers(merge, { workers: 1, batchSize: 1, signal: controller.signal });
+    const made = threaded.documents({}, controller.signal).documents;
+    await made.next();
+    controller.abort(new Error('cancelled by the user'));
+    await expect(made.next()).rejects.toThrow('cancelled by the user');
+    expect(threaded.closed).toBe(true);
   });
 });

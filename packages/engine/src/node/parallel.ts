@@ -1,25 +1,31 @@
 /**
- * Large separate-documents merges across worker threads. Each worker prepares the same merge (same
- * fonts, same object numbers, so identical shared bytes) and makes the documents of its batches;
- * the caller receives them in order, as from PreparedMerge.documents(). Backpressure: a worker runs
- * at most two batches ahead of the consumer.
+ * Merges in worker threads, so the caller's thread (a server's event loop) only writes what comes
+ * back. Each worker prepares the same merge (same fonts, same object numbers, so identical shared
+ * bytes) under a heap cap, then makes the documents of the batches dealt to it round-robin; the
+ * caller receives them in order, as from PreparedMerge.documents(), their bytes transferred, not
+ * copied. Backpressure: a worker runs at most two batches ahead of the consumer, so memory stays flat.
+ * A combined document is made by one worker and streamed back in pieces the same way.
  */
-import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
-import { SheafError, type ErrorCode, type ErrorParams } from '@sheaf/shared';
 import { toTransferableSheet } from '../sheet/transfer.ts';
 import type { MergeInput, RowIssue } from '../merge/types.ts';
 import type { OutputDocument } from '../merge/index.ts';
-import type { WorkerMessage, WorkerRequest } from './mergeWorker.ts';
-import { tsBootstrap } from './guarded.ts';
+import { giveBackMergeWorker, takeMergeWorker, type MergeWorkerLink } from './mergeWorkerLink.ts';
+import { packSheet } from './packedSheet.ts';
+import { isBundledFallbackFonts } from './fonts.ts';
+import type { WorkerRequest } from './mergeWorker.ts';
 
 export interface ParallelOptions {
-  /** Default: the machine's cores. */
+  /** Worker threads for separate documents (default: the machine's cores); a combined document uses one. */
   workers?: number;
   /** Documents per batch (default 32). */
   batchSize?: number;
   /** The first document to make (a resumed merge); the documents before it are not made. */
   start?: number;
+  /** Heap cap of each worker (default 2,048 MB); reaching it fails the merge with `merge/too-complex`. */
+  maxMemoryMb?: number;
+  /** Aborting ends the workers at once, wherever they are (preparing, making, waiting). */
+  signal?: AbortSignal;
 }
 
 export interface ParallelMerge {
@@ -28,70 +34,199 @@ export interface ParallelMerge {
   issues: RowIssue[];
 }
 
-export function mergeDocumentsInParallel(input: MergeInput, options: ParallelOptions = {}): ParallelMerge {
-  const count = Math.max(1, options.workers ?? availableParallelism());
-  const batchSize = options.batchSize ?? 32;
-  const issues: RowIssue[] = [];
-  return { documents: run(input, count, batchSize, options.start ?? 0, issues), issues };
+/** A merge prepared in worker threads; `close()` ends them (a merge kept for its next range calls it last). */
+export interface ThreadedMerge {
+  readonly documentCount: number;
+  readonly rowCount: number;
+  readonly isCombined: boolean;
+  /** True once the workers are gone (closed, aborted or failed): nothing more can be asked. */
+  readonly closed: boolean;
+  /** The separate documents from `start` to before `end` (default: all), in order. One call at a time. */
+  documents(range?: { start?: number; end?: number }, signal?: AbortSignal): ParallelMerge;
+  /** The combined document's bytes, in order. */
+  combined(signal?: AbortSignal): { chunks: AsyncGenerator<Uint8Array>; issues: RowIssue[] };
+  /** Ends the merge: its workers go back warm for the next merge when it ended well, else they end. */
+  close(): void;
+  /** Kept idle for a later request: the workers no longer keep the process alive until asked again. */
+  idle(): void;
 }
 
-async function* run(input: MergeInput, count: number, batchSize: number, start: number, issues: RowIssue[]): AsyncGenerator<OutputDocument> {
-  const { sheet, ...rest } = input;
-  const workers = Array.from({ length: count }, (_, index) => startWorker({ ...rest, sheet: toTransferableSheet(sheet), partition: { index, count, batchSize, start } }));
+export const DEFAULT_MERGE_MEMORY_MB = 2048;
+
+/** Starts the workers and waits until each has prepared the merge (parsed the template, planned the rows). */
+export async function prepareMergeInWorkers(input: MergeInput, options: ParallelOptions = {}): Promise<ThreadedMerge> {
+  options.signal?.throwIfAborted();
+  const count = input.options?.isCombinedOutput ? 1 : Math.max(1, options.workers ?? availableParallelism());
+  const { sheet, fallbackFonts, ...rest } = input;
+  // Copying megabytes of fonts to each worker holds this thread: the bundled ones each worker reads itself.
+  const bundled = isBundledFallbackFonts(fallbackFonts);
+  const request: WorkerRequest = { ...rest, fallbackFonts: bundled ? undefined : fallbackFonts, sheet: await packSheet(toTransferableSheet(sheet)) };
+  const links: MergeWorkerLink[] = [];
+  const merge = new WorkerMerge(links, options.batchSize ?? 32);
+  const onAbort = () => merge.terminate(options.signal!.reason);
+  options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    // Each worker's shared prefix (identical bytes in practice; kept apart so nothing depends on it).
-    const prefixes: Uint8Array[][] = workers.map(() => []);
-    for (let batch = 0; ; batch++) {
-      const worker = workers[batch % count]!;
-      const message = await worker.next();
-      if (message.type === 'error') throw new SheafError(message.code as ErrorCode, message.params as ErrorParams);
-      if (message.type === 'done') {
-        // Batches are dealt round-robin: the first worker out of batches means all are done.
-        issues.push(...message.issues);
-        for (const other of workers) if (other !== worker) issues.push(...(await other.drain()));
-        issues.sort((a, b) => a.rowNumber - b.rowNumber);
-        return;
-      }
-      if (message.prefix.length) prefixes[batch % count] = message.prefix;
-      worker.credit();
-      for (const document of message.documents) {
-        const chunks = document.sharedPrefixChunks ? [...prefixes[batch % count]!, ...document.chunks] : document.chunks;
-        yield { ...document, chunks };
-      }
+    // One at a time, the event loop let in between: each start copies the request.
+    for (let index = 0; index < count; index++) {
+      options.signal?.throwIfAborted();
+      const link = takeMergeWorker(options.maxMemoryMb ?? DEFAULT_MERGE_MEMORY_MB);
+      links.push(link);
+      link.prepare(request);
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
+    const replies = await Promise.all(links.map((link) => link.receive()));
+    const prepared = replies[0]!;
+    if (prepared.type !== 'prepared') throw new Error(`merge worker answered ${prepared.type} before it was prepared`);
+    merge.prepared(prepared);
+    return merge;
+  } catch (error) {
+    merge.terminate(error);
+    throw error;
   } finally {
-    for (const worker of workers) worker.stop();
+    options.signal?.removeEventListener('abort', onAbort);
   }
 }
 
-function startWorker(request: WorkerRequest) {
-  const worker = workerFor(new URL('./mergeWorker.ts', import.meta.url), request);
-  const queue: WorkerMessage[] = [];
-  let waiting: ((message: WorkerMessage) => void) | undefined;
-  const deliver = (message: WorkerMessage) => {
-    if (waiting) {
-      const resolve = waiting;
-      waiting = undefined;
-      resolve(message);
-    } else queue.push(message);
-  };
-  worker.on('message', deliver);
-  worker.on('error', (error) => deliver({ type: 'error', code: 'generic/technical-error', params: { detail: error.message } }));
-  const next = () => (queue.length ? Promise.resolve(queue.shift()!) : new Promise<WorkerMessage>((resolve) => (waiting = resolve)));
-  return {
-    next,
-    credit: () => worker.postMessage('credit'),
-    async drain(): Promise<RowIssue[]> {
-      const message = await next();
-      if (message.type === 'error') throw new SheafError(message.code as ErrorCode, message.params as ErrorParams);
-      return message.type === 'done' ? message.issues : [];
-    },
-    stop: () => void worker.terminate(),
-  };
+/** The separate documents of a merge made in worker threads, the workers ended when they are done. */
+export function mergeDocumentsInParallel(input: MergeInput, options: ParallelOptions = {}): ParallelMerge {
+  const issues: RowIssue[] = [];
+  async function* run(): AsyncGenerator<OutputDocument> {
+    const merge = await prepareMergeInWorkers(input, options);
+    try {
+      const made = merge.documents({ start: options.start }, options.signal);
+      yield* made.documents;
+      issues.push(...made.issues);
+    } finally {
+      merge.close();
+    }
+  }
+  return { documents: run(), issues };
 }
 
-/** From the sources (.ts) a worker runs through tsx; from the compiled build (.mjs, see scripts/build-server.mjs) directly. */
-function workerFor(entry: URL, request: WorkerRequest): Worker {
-  if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { workerData: request });
-  return new Worker(tsBootstrap(entry), { eval: true, workerData: request });
+class WorkerMerge implements ThreadedMerge {
+  documentCount = 0;
+  rowCount = 0;
+  isCombined = false;
+  closed = false;
+  private busy = false;
+  /** The shared prefix as first received: later workers' equal prefixes become these same arrays, so a ZIP writer sums its CRC once. */
+  private sharedPrefix: Uint8Array[] | undefined;
+
+  constructor(
+    private readonly links: MergeWorkerLink[],
+    private readonly batchSize: number,
+  ) {}
+
+  prepared(facts: { documentCount: number; rowCount: number; isCombined: boolean }): void {
+    ({ documentCount: this.documentCount, rowCount: this.rowCount, isCombined: this.isCombined } = facts);
+  }
+
+  /** A merge that ended well gives its workers back warm; one in the middle of a request ends them. */
+  close(): void {
+    if (this.closed) return;
+    if (this.busy) return this.terminate();
+    this.closed = true;
+    for (const link of this.links) giveBackMergeWorker(link);
+  }
+
+  /** Ends the workers now, wherever they are (an abort, a failure, a consumer that stopped early). */
+  terminate(reason?: unknown): void {
+    this.closed = true;
+    for (const link of this.links) link.stop(reason);
+  }
+
+  idle(): void {
+    for (const link of this.links) link.keepsProcessAlive(false);
+  }
+
+  documents(range: { start?: number; end?: number } = {}, signal?: AbortSignal): ParallelMerge {
+    const issues: RowIssue[] = [];
+    return { documents: this.guarded(signal, () => this.runDocuments(range.start ?? 0, range.end, issues)), issues };
+  }
+
+  combined(signal?: AbortSignal): { chunks: AsyncGenerator<Uint8Array>; issues: RowIssue[] } {
+    const issues: RowIssue[] = [];
+    return { chunks: this.guarded(signal, () => this.runCombined(issues)), issues };
+  }
+
+  /**
+   * One command at a time; an abort ends the workers at once (a waiting consumer gets the abort's
+   * reason); a consumer that stops early or fails leaves workers in the middle of a command: ended too.
+   */
+  private async *guarded<T>(signal: AbortSignal | undefined, run: () => AsyncGenerator<T>): AsyncGenerator<T> {
+    if (this.closed) throw new Error('the merge workers are closed');
+    if (this.busy) throw new Error('the merge workers are busy with another request');
+    signal?.throwIfAborted();
+    this.busy = true;
+    for (const link of this.links) link.keepsProcessAlive(true);
+    const onAbort = () => this.terminate(signal!.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let finished = false;
+    try {
+      yield* run();
+      finished = true;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      this.busy = false;
+      if (!finished) this.terminate();
+    }
+    signal?.throwIfAborted();
+  }
+
+  private async *runDocuments(start: number, end: number | undefined, issues: RowIssue[]): AsyncGenerator<OutputDocument> {
+    const { links, batchSize } = this;
+    const count = links.length;
+    links.forEach((link, index) => link.send({ type: 'documents', partition: { index, count, batchSize, start, end } }));
+    // Each worker's shared prefix (identical bytes in practice; kept per worker so nothing depends on it).
+    const prefixes: Uint8Array[][] = links.map(() => []);
+    for (let batch = 0; ; batch++) {
+      const link = links[batch % count]!;
+      const message = await link.receive();
+      if (message.type === 'done') {
+        // Batches are dealt round-robin: the first worker out of batches means all are done.
+        issues.push(...message.issues);
+        for (const other of links) if (other !== link) issues.push(...(await doneOf(other)));
+        issues.sort((a, b) => a.rowNumber - b.rowNumber);
+        return;
+      }
+      if (message.type !== 'batch') throw new Error(`merge worker sent ${message.type} among documents`);
+      if (message.prefix.length) prefixes[batch % count] = this.samePrefix(message.prefix);
+      link.send({ type: 'credit' });
+      const prefix = prefixes[batch % count]!;
+      for (const { own, shared, ...document } of message.documents) {
+        yield { ...document, chunks: shared ? [...prefix, own] : [own], sharedPrefixChunks: shared ? prefix.length : 0 };
+      }
+    }
+  }
+
+  private async *runCombined(issues: RowIssue[]): AsyncGenerator<Uint8Array> {
+    const link = this.links[0]!;
+    link.send({ type: 'combined' });
+    for (;;) {
+      const message = await link.receive();
+      if (message.type === 'done') {
+        issues.push(...message.issues);
+        return;
+      }
+      if (message.type !== 'chunks') throw new Error(`merge worker sent ${message.type} in a combined document`);
+      link.send({ type: 'credit' });
+      yield message.bytes;
+    }
+  }
+
+  private samePrefix(prefix: Uint8Array[]): Uint8Array[] {
+    const first = this.sharedPrefix;
+    const equal = first && first.length === prefix.length && first.every((chunk, i) => Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).equals(prefix[i]!));
+    if (equal) return first;
+    this.sharedPrefix ??= prefix;
+    return prefix;
+  }
+}
+
+/** The issues of a worker that has no batch left to send. */
+async function doneOf(link: MergeWorkerLink): Promise<RowIssue[]> {
+  for (;;) {
+    const message = await link.receive();
+    if (message.type === 'done') return message.issues;
+  }
 }

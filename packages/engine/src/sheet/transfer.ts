@@ -14,7 +14,12 @@ export interface TransferableSheet {
   values: Array<Array<CellValue | undefined>>;
 }
 
+/** The arrays a sheet made by fromTransferableSheet reads: sent on as they are, with no copy. */
+const SOURCE = Symbol('transferable sheet');
+
 export function toTransferableSheet(sheet: SheetData): TransferableSheet {
+  const source = (sheet as SheetData & { [SOURCE]?: TransferableSheet })[SOURCE];
+  if (source) return source;
   const rowNumbers = new Int32Array(sheet.rowCount);
   for (let row = 0; row < sheet.rowCount; row++) rowNumbers[row] = sheet.rowNumber(row);
   const texts: string[][] = [];
@@ -35,7 +40,7 @@ export function toTransferableSheet(sheet: SheetData): TransferableSheet {
 }
 
 export function fromTransferableSheet(data: TransferableSheet): SheetData {
-  return {
+  const sheet: SheetData = {
     headers: data.headers,
     headerRowNumber: data.headerRowNumber,
     rowCount: data.rowNumbers.length,
@@ -48,4 +53,6 @@ export function fromTransferableSheet(data: TransferableSheet): SheetData {
       return text === '' ? null : text;
     },
   };
+  // Not enumerable: a sheet spread into another (other rows, other values) does not carry it.
+  return Object.defineProperty(sheet, SOURCE, { value: data, enumerable: false });
 }

@@ -3,7 +3,8 @@
  * sent now to the given address (default: the user's own) through the chosen sender. Not tracked and
  * not stored: it is the user looking at their message.
  */
-import { prepareMerge } from '@sheaf/engine';
+import type { OutputDocument } from '@sheaf/engine';
+import { prepareMergeInWorkers, type ThreadedMerge } from '@sheaf/engine/node';
 import { SheafError, cleanWhitespace, formatErrorMessage, isValidEmail, entitlements, sendEmailRefusal } from '@sheaf/shared';
 import { saveRawMail } from '../../adapters/mail/outbox.ts';
 import type { AppContext } from '../../context.ts';
@@ -39,7 +40,8 @@ export async function sendTestEmail(ctx: AppContext, principal: Principal, templ
     loadTemplateForMerge(ctx, ownerId, templateId), loadSheet(ctx, ownerId, templateId), loadUserFonts(ctx, ownerId), fallbackFonts(),
   ]);
   const rowNumber = request.rowNumber ?? sheet.rowNumber(0);
-  const merge = await prepareMerge({
+  // Made in a worker thread with the merges' memory cap, as a merge's documents are (docs/merging.md#threads).
+  const merge = await prepareMergeInWorkers({
     template: loaded.bytes, placeholders: loaded.template.placeholders, sheet, images: loaded.images, fonts, fallbackFonts: fallback,
     rows: { kind: 'specific', specificRowsNumbers: String(rowNumber) },
     // The document as the mailing would attach it: the saved file-name pattern names it, the saved passwords protect it.
@@ -50,8 +52,8 @@ export async function sendTestEmail(ctx: AppContext, principal: Principal, templ
       fileNamePattern: loaded.template.output.fileNamePattern.trim() || undefined,
       passwordProtection: loaded.template.output.passwordProtection ?? undefined,
     },
-  });
-  const document = merge.documents().next().value;
+  }, { workers: 1, maxMemoryMb: ctx.config.MERGE_WORKER_MEMORY_MB });
+  const document = await firstDocument(merge);
   if (!document) throw new SheafError('merge/bad-row-range', { rows: String(rowNumber), first: sheet.rowNumber(0), last: sheet.rowNumber(sheet.rowCount - 1) });
   let row = 0;
   while (sheet.rowNumber(row) !== document.rowNumbers[0]) row++;
@@ -83,4 +85,14 @@ export async function sendTestEmail(ctx: AppContext, principal: Principal, templ
     channel.close();
   }
   return { message: formatErrorMessage('email/test-sent', { to }), to };
+}
+
+/** The merge's one document (or none: its row was skipped); the worker ends either way. */
+async function firstDocument(merge: ThreadedMerge): Promise<OutputDocument | undefined> {
+  try {
+    for await (const document of merge.documents().documents) return document;
+    return undefined;
+  } finally {
+    merge.close();
+  }
 }

@@ -11,6 +11,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { isSheafError, formatErrorMessage } from '@sheaf/shared';
 import type { MergeInput, OutputDocument, RowIssue } from '@sheaf/engine';
+import type { ThreadedMerge } from '@sheaf/engine/node';
 import type { AppContext } from '../../context.ts';
 import type { JobContext } from '../../jobs/types.ts';
 import { isShutdown } from '../../jobs/runner.ts';
@@ -41,8 +42,8 @@ export interface MergeJobPayload {
 
 /** Tries of a merge that fails for a reason other than its input (a full disk, a lost database). */
 export const MERGE_MAX_ATTEMPTS = 3;
-/** Encrypted documents are CPU-bound: from this many on, they are made on worker threads. */
-const PARALLEL_MIN_DOCUMENTS = 64;
+/** From this many rows on, a merge's documents are made by one worker thread per core but one; below, by one. */
+const PARALLEL_MIN_ROWS = 64;
 const PROGRESS_INTERVAL_MS = 250;
 
 export async function runMergeJob(ctx: AppContext, payload: MergeJobPayload, job: JobContext): Promise<void> {
@@ -138,6 +139,8 @@ interface DocumentSource {
   writeCombined(): Promise<void>;
   /** The separate documents from `start` (a resumed merge), and the row issues once they are made. */
   documentsFrom(start: number): { documents: Iterable<OutputDocument> | AsyncIterable<OutputDocument>; issues: () => RowIssue[] };
+  /** Ends what makes the documents (the worker threads of a PDF merge). */
+  close?(): void;
 }
 
 interface MadeFile {
@@ -176,38 +179,67 @@ export async function loadMergeInput(ctx: AppContext, row: MergeRow) {
   return { input, sheet, options, fileName, templateType: loaded.template.templateType };
 }
 
+/**
+ * A PDF merge made in worker threads (docs/merging.md#threads): the template's parse, the plan and every
+ * document are made there, under a heap cap, and this thread only writes what comes back. Small merges
+ * use one worker, larger ones one per core but one (the writer's).
+ */
+export async function threadedMergeOf(ctx: AppContext, input: MergeInput, signal: AbortSignal): Promise<ThreadedMerge> {
+  const { prepareMergeInWorkers } = await import('@sheaf/engine/node');
+  // One core stays for this thread's writing (and the database): the workers make documents faster than one writer takes them.
+  const workers = input.sheet.rowCount >= PARALLEL_MIN_ROWS ? Math.max(1, availableParallelism() - 1) : 1;
+  return prepareMergeInWorkers(input, { workers, maxMemoryMb: ctx.config.MERGE_WORKER_MEMORY_MB, signal });
+}
+
 async function makeFile(ctx: AppContext, row: MergeRow, tmpFile: string, indexFile: string, job: JobContext): Promise<MadeFile> {
-  const { signal } = job;
-  const { prepareMerge } = await import('@sheaf/engine');
-  const { mergeDocumentsInParallel } = await import('@sheaf/engine/node');
-  const { input, sheet, options, fileName: fileNameOf, templateType } = await loadMergeInput(ctx, row);
-  // What differs between a PDF template and a Word template: how the documents are made.
-  let source: DocumentSource;
-  if (templateType === 'sfdt') {
-    const merge = await prepareWordMergeOf(ctx, row, input.template, sheet, input.placeholders, input.images);
-    source = {
-      ...merge,
-      fileName: fileNameOf(merge.isCombined, merge.output === 'docx' ? '.docx' : '.pdf'),
-      writeCombined: () => writeWordCombined(ctx, merge, tmpFile),
-      documentsFrom: (start) => ({ documents: wordDocumentsOf(ctx, merge, start), issues: () => merge.issues }),
-    };
-  } else {
-    const merge = await prepareMerge(input);
-    source = {
-      ...merge,
-      fileName: fileNameOf(merge.isCombined, '.pdf'),
-      writeCombined: async () => void (await writeCombined(tmpFile, untilAborted(merge.combined(), signal))),
-      documentsFrom: (start) => {
-        const parallel = options.passwordProtection && merge.documentCount - start >= PARALLEL_MIN_DOCUMENTS && availableParallelism() > 1
-          ? mergeDocumentsInParallel(input, { start })
-          : undefined;
-        const documents = parallel?.documents ?? (start > 0 ? merge.documents({ index: 0, count: 1, batchSize: merge.documentCount, start }) : merge.documents());
-        return { documents, issues: () => (parallel ? parallel.issues : merge.issues) };
-      },
-    };
+  const { input, sheet, fileName: fileNameOf, templateType } = await loadMergeInput(ctx, row);
+  const source = templateType === 'sfdt' ? await wordSourceOf(ctx, row, input, sheet, tmpFile, fileNameOf) : await pdfSourceOf(ctx, input, tmpFile, job.signal, fileNameOf);
+  try {
+    return await writeFile(ctx, row, source, sheet, tmpFile, indexFile, job);
+  } finally {
+    source.close?.();
   }
+}
+
+type FileNameOf = Awaited<ReturnType<typeof loadMergeInput>>['fileName'];
+
+async function wordSourceOf(ctx: AppContext, row: MergeRow, input: MergeInput, sheet: MergeInput['sheet'], tmpFile: string, fileNameOf: FileNameOf): Promise<DocumentSource> {
+  const merge = await prepareWordMergeOf(ctx, row, input.template, sheet, input.placeholders, input.images);
+  return {
+    ...merge,
+    fileName: fileNameOf(merge.isCombined, merge.output === 'docx' ? '.docx' : '.pdf'),
+    writeCombined: () => writeWordCombined(ctx, merge, tmpFile),
+    documentsFrom: (start) => ({ documents: wordDocumentsOf(ctx, merge, start), issues: () => merge.issues }),
+  };
+}
+
+async function pdfSourceOf(ctx: AppContext, input: MergeInput, tmpFile: string, signal: AbortSignal, fileNameOf: FileNameOf): Promise<DocumentSource> {
+  const merge = await threadedMergeOf(ctx, input, signal);
+  let combinedIssues: RowIssue[] = [];
+  return {
+    isCombined: merge.isCombined,
+    rowCount: merge.rowCount,
+    documentCount: merge.documentCount,
+    get issues() {
+      return combinedIssues;
+    },
+    fileName: fileNameOf(merge.isCombined, '.pdf'),
+    writeCombined: async () => {
+      const combined = merge.combined(signal);
+      combinedIssues = combined.issues;
+      await writeCombined(tmpFile, untilAborted(combined.chunks, signal));
+    },
+    documentsFrom: (start) => {
+      const made = merge.documents({ start }, signal);
+      return { documents: made.documents, issues: () => made.issues };
+    },
+    close: () => merge.close(),
+  };
+}
+
+async function writeFile(ctx: AppContext, row: MergeRow, merge: DocumentSource, sheet: MergeInput['sheet'], tmpFile: string, indexFile: string, job: JobContext): Promise<MadeFile> {
+  const { signal } = job;
   signal.throwIfAborted();
-  const merge = source;
   const fileName = merge.fileName;
   const total = merge.isCombined ? merge.rowCount : merge.documentCount;
 

@@ -13,7 +13,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { formatErrorMessage, isSheafError } from '@sheaf/shared';
-import type { PreparedMerge } from '@sheaf/engine';
+import type { ThreadedMerge } from '@sheaf/engine/node';
 import type { AppContext } from '../../context.ts';
 import type { JobContext } from '../../jobs/types.ts';
 import { isShutdown } from '../../jobs/runner.ts';
@@ -23,10 +23,11 @@ import { throttled, untilAborted } from '../../merge-output/streams.ts';
 import { asStorageError } from '../../merge-output/storage-full.ts';
 import { ownScratch } from './scratch-sweep.ts';
 import { assembleMerge } from './assemble.ts';
-import { MERGE_RANGE_MAX_ATTEMPTS, mergeRangeJob, rangeJobId, rangeSize, type MergeRangePayload } from './range-kind.ts';
+import { MERGE_RANGE_MAX_ATTEMPTS, mergeRangeJob, rangeJobId, type MergeRangePayload } from './range-kind.ts';
 import { finishRange, listRanges, updateRangeProgress } from './range-repository.ts';
 import { ACTIVE_STATUSES, findMerge, markEnded, type MergeRow } from './repository.ts';
-import { loadMergeInput } from './run-merge.ts';
+import { loadMergeInput, threadedMergeOf } from './run-merge.ts';
+import { dropThreadedMerge, isKept, keepThreadedMerge, takeThreadedMerge } from './kept-merges.ts';
 
 const PROGRESS_INTERVAL_MS = 250;
 
@@ -34,6 +35,7 @@ const PROGRESS_INTERVAL_MS = 250;
 export function registerRangeJobs(ctx: AppContext): void {
   ctx.jobs.register(mergeRangeJob, (payload, job) => runMergeRange(ctx, payload, job));
   ctx.events.on('merge.stopped', async ({ ownerId, mergeId }) => {
+    dropThreadedMerge(mergeId);
     const ranges = await listRanges(ctx.db, ownerId, mergeId);
     await Promise.all(ranges.map((range) => ctx.jobs.cancel(rangeJobId(mergeId, range.range_index))));
     await ctx.blobs.deletePrefix(blobLayout.merge.parts(mergeId));
@@ -71,6 +73,7 @@ export async function runMergeRange(ctx: AppContext, payload: MergeRangePayload,
     }
     if (finish === 'stopped') await dropPart();
     // Re-read: the row as it is now (the events of completion carry it).
+    if (finish === 'last') dropThreadedMerge(mergeId);
     if (finish === 'last') await assembleMerge(ctx, (await findMerge(ctx.db, ownerId, mergeId))!, signal);
   } catch (caught) {
     if (isShutdown(job.signal)) throw caught; // handed back to the queue: a restart makes it again
@@ -103,38 +106,25 @@ interface MadePart {
   issues: MergeRow['issues'];
 }
 
-/**
- * The prepared merge, shared by the ranges of one merge this process makes (at most a few merges
- * kept): preparing reads the template, the sheet and the fonts and plans every row, and the names of
- * all documents are made once, so a range costs its own documents and not the whole merge's again.
- */
-const preparedByMerge = new Map<string, Promise<PreparedMerge>>();
-const PREPARED_KEPT = 2;
-
-function preparedMerge(ctx: AppContext, merge: MergeRow): Promise<PreparedMerge> {
-  const key = `${merge.id}:${merge.started_at ? new Date(merge.started_at).getTime() : ''}`;
-  let entry = preparedByMerge.get(key);
-  if (!entry) {
-    entry = (async () => {
-      const { prepareMerge } = await import('@sheaf/engine');
-      return prepareMerge((await loadMergeInput(ctx, merge)).input);
-    })();
-    entry.catch(() => preparedByMerge.delete(key)); // a failure is not kept: the next try prepares again
-    preparedByMerge.set(key, entry);
-    while (preparedByMerge.size > PREPARED_KEPT) preparedByMerge.delete(preparedByMerge.keys().next().value!);
+/** Makes the range's documents (in the merge's worker threads, kept-merges.ts) into its part and stores the part and its manifest. */
+async function makePart(ctx: AppContext, merge: MergeRow, range: MergeRangePayload, tmpFile: string, signal: AbortSignal, stop: () => void): Promise<MadePart> {
+  const prepared = await takeThreadedMerge(merge, signal, async () => threadedMergeOf(ctx, (await loadMergeInput(ctx, merge)).input, signal));
+  try {
+    const made = await writePart(ctx, merge, range, prepared, tmpFile, signal, stop);
+    keepThreadedMerge(merge, prepared); // the next range of this merge here goes on with the prepared workers
+    return made;
+  } finally {
+    if (!isKept(merge, prepared)) prepared.close();
   }
-  return entry;
 }
 
-/** Makes the range's documents into its part and stores the part and its manifest. */
-async function makePart(ctx: AppContext, merge: MergeRow, range: MergeRangePayload, tmpFile: string, signal: AbortSignal, stop: () => void): Promise<MadePart> {
-  const prepared = await preparedMerge(ctx, merge);
+async function writePart(ctx: AppContext, merge: MergeRow, range: MergeRangePayload, prepared: ThreadedMerge, tmpFile: string, signal: AbortSignal, stop: () => void): Promise<MadePart> {
   signal.throwIfAborted();
   // The ranges were cut from the merge's count of documents: the engine must see the same documents.
   if (range.last >= prepared.documentCount || (range.index === range.ranges - 1 && range.last !== prepared.documentCount - 1)) {
     throw new Error(`merge ${merge.id}: range ${range.index} (${range.first}-${range.last}) does not fit ${prepared.documentCount} documents`);
   }
-  const documents = prepared.documents({ index: range.index, count: range.ranges, batchSize: rangeSize(range) });
+  const { documents, issues } = prepared.documents({ start: range.first, end: range.last + 1 }, signal);
   const progress = throttled(PROGRESS_INTERVAL_MS, async (done) => {
     if (!(await updateRangeProgress(ctx.db, merge.owner_id, merge.id, range.index, done))) stop();
   });
@@ -143,6 +133,6 @@ async function makePart(ctx: AppContext, merge: MergeRow, range: MergeRangePaylo
   signal.throwIfAborted();
   await ctx.blobs.put(blobLayout.merge.part(merge.id, range.index), createReadStream(tmpFile));
   await ctx.blobs.put(blobLayout.merge.partManifest(merge.id, range.index), Buffer.from(JSON.stringify(manifest)));
-  // The prepared merge is shared: its issues are every range's made here (assembly keeps each once).
-  return { documents: manifest.entries.length, issues: [...prepared.issues] };
+  // Issues of rows before the range may come again (assembly keeps each once).
+  return { documents: manifest.entries.length, issues: [...issues] };
 }
