@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATA_CHECK_MAX_CELLS, DataIssueSchema, ERROR_MESSAGES, type DataIssue, type PlaceholderInput } from '@sheaf/shared';
-import { sheetFromTable, type DataCheck } from '@sheaf/engine';
+import { rowsOfSheet, sheetFromTable, type DataCheck, type SheetRow } from '@sheaf/engine';
 import { checkLines, type PreparedDataCheck } from '../src/modules/datacheck/index.ts';
 import type { AppContext } from '../src/context.ts';
 import { forEachDatabase, startTestServer, type TestAccount, type TestServer } from './harness.ts';
@@ -233,15 +233,20 @@ describe('the stream', () => {
   function countingCheck(rows: number): { prepared: PreparedDataCheck; checked: () => number } {
     let checked = 0;
     const sheet = sheetFromTable(['A'], Array.from({ length: rows }, (_, i) => [`v${i}`]));
+    const row = (each: SheetRow) => {
+      checked++;
+      return [{ row_number: each.rowNumber, column_name: 'A', description: 'd', actual_value: 'a'.repeat(200), expected_value: '', kind: 'whitespace' as const, code: 'check/spaces' as const, params: {} }];
+    };
     const check: DataCheck = {
       headerIssues: [],
       columnTypes: [undefined],
-      row: (index) => {
-        checked++;
-        return [{ row_number: index + 2, column_name: 'A', description: 'd', actual_value: 'a'.repeat(200), expected_value: '', kind: 'whitespace', code: 'check/spaces', params: {} }];
+      row,
+      async *rows(source) {
+        for await (const each of source) yield { rowNumber: each.rowNumber, issues: row(each) };
       },
     };
-    return { prepared: { sheet, rows: Array.from({ length: rows }, (_, i) => i), check }, checked: () => checked };
+    const indices = Array.from({ length: rows }, (_, i) => i);
+    return { prepared: { headers: sheet.headers, rows: () => rowsOfSheet(sheet, indices), check }, checked: () => checked };
   }
   const ctx = { config: {}, log: { warn: () => undefined, debug: () => undefined, info: () => undefined } } as unknown as AppContext;
 

@@ -16,3 +16,4 @@ export { prepareDocx, listDocxFields, unknownDocxFields, docxColumnIndex, type D
 export { openBatchPdf, splitPdfAtBookmarks, BATCH_PDF_EXPORT_FILTER, type BatchPdf, type PageRange } from './pdf/split.ts';
 /** The data check (docs/data-check.md): a merge's rows against its template and settings, one row at a time. */
 export { createDataCheck, issueOf, MAX_ACTUAL_LENGTH, type DataCheck, type DataCheckInput, type CheckedEmail, type PdfCheckTemplate, type WordCheckTemplate } from './check/index.ts';
+export { inferColumnTypes, profileOf, rowsOfSheet, type ColumnType, type SheetProfile, type SheetRow, type SheetRows } from './check/index.ts';

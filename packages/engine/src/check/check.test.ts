@@ -7,10 +7,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { PlaceholderSchema, type DataIssue, type PlaceholderInput } from '@sheaf/shared';
 import { loadBundledFallbackFonts } from '../node/fonts.ts';
 import { sheetFromTable } from '../sheet/table.ts';
-import type { CellValue } from '../sheet/types.ts';
+import type { CellValue, SheetData } from '../sheet/types.ts';
 import type { FallbackFonts } from '../merge/types.ts';
 import type { DocxField } from '../docx/compile.ts';
-import { createDataCheck, type CheckedEmail, type DataCheckInput } from './index.ts';
+import { createDataCheck, profileOf, rowsOfSheet, type CheckedEmail, type DataCheckInput } from './index.ts';
 
 let fallback: FallbackFonts;
 beforeAll(async () => {
@@ -37,14 +37,12 @@ function table(headers: string[], clean: (n: number) => CellValue[], planted: Re
 type Found = [row: number, column: string, code: string, expected: string];
 
 /** Every issue of every row, as [row, column, code, expected_value]. */
-function check(input: Omit<DataCheckInput, 'rows' | 'fonts'> & { rows?: number[]; fonts?: boolean }): { found: Found[]; issues: DataIssue[] } {
-  const { fonts, ...rest } = input;
-  const dataCheck = createDataCheck({
-    ...rest,
-    rows: input.rows ?? Array.from({ length: input.sheet.rowCount }, (_, i) => i),
-    fonts: fonts === false ? undefined : { custom: new Map(), fallback },
-  });
-  const issues = [...dataCheck.headerIssues, ...(input.rows ?? Array.from({ length: input.sheet.rowCount }, (_, i) => i)).flatMap((index) => dataCheck.row(index))];
+function check(input: Omit<DataCheckInput, 'sheet' | 'fonts'> & { sheet: SheetData; rows?: number[]; fonts?: boolean }): { found: Found[]; issues: DataIssue[] } {
+  const { fonts, sheet, rows, ...rest } = input;
+  const dataCheck = createDataCheck({ ...rest, sheet: profileOf(sheet), fonts: fonts === false ? undefined : { custom: new Map(), fallback } });
+  const indices = rows ?? Array.from({ length: sheet.rowCount }, (_, i) => i);
+  const issues = [...dataCheck.headerIssues];
+  for (const row of rowsOfSheet(sheet, indices)) issues.push(...dataCheck.row(row)); // a row is valid until the next is taken
   return { issues, found: issues.map((issue) => [issue.row_number, issue.column_name, issue.code, issue.expected_value]) };
 }
 
@@ -120,6 +118,41 @@ describe('numbers and dates the format cannot read', () => {
   it('agrees with the formatter: what it prints (a real number, a real date) is not flagged', () => {
     const sheet = sheetFromTable(headers, [[12.5, new Date(Date.UTC(2024, 1, 29))], ['(1.234,50 €)', '5 March 2024'], ['25 %', '2024-03-05T10:00']]);
     expect(check({ sheet, template: pdf(amount, due) }).found).toEqual([]);
+  });
+});
+
+describe('Word MERGEFIELDs with a \\# or \\@ picture', () => {
+  const headers = ['Amount', 'Due', 'Name'];
+  const clean = (n: number): CellValue[] => [n * 10.5, `2024-03-${String((n % 28) + 1).padStart(2, '0')}`, `Name ${n}`];
+  const fields: DocxField[] = [
+    { kind: 'mergefield', column: 'Amount', text: 'MERGEFIELD Amount \\# "€#,##0.00"' },
+    { kind: 'mergefield', column: 'Due', text: 'MERGEFIELD Due \\@ "dd.MM.yyyy"' },
+    { kind: 'tag', column: 'Name', text: '{{Name}}' },
+  ];
+
+  it('a value the picture cannot read, at its row and column, with the picture it expected', () => {
+    const sheet = table(headers, clean, { 4: { Amount: 'ask Bob' }, 5: { Amount: '12O5' }, 6: { Due: 'next week' }, 7: { Due: '2023-02-30' }, 8: { Name: 'not a number' } });
+    const { found, issues } = check({ sheet, template: { kind: 'word', fields } });
+    expect(found).toEqual([
+      [4, 'Amount', 'check/word-number-unreadable', ''], [5, 'Amount', 'check/number-with-letters', '1205'],
+      [6, 'Due', 'check/word-date-unreadable', ''], [7, 'Due', 'check/date-impossible', '2023-02-28'],
+    ]);
+    expect(issues[0]).toMatchObject({ kind: 'format', params: { field: 'Amount', picture: '€#,##0.00' }, description: 'The field "Amount" shows a number as "€#,##0.00", but this value is not one.' });
+    expect(issues[2]).toMatchObject({ kind: 'format', params: { field: 'Due', picture: 'dd.MM.yyyy' } });
+  });
+
+  it('reads as the merge reads: numbers as text, Excel dates, and the merge\'s locale', () => {
+    const sheet = sheetFromTable(headers, [['1,234.50', new Date(Date.UTC(2024, 1, 29)), 'A'], ['42', 'March 5, 2024', 'B']]);
+    expect(check({ sheet, template: { kind: 'word', fields } }).found).toEqual([]);
+    // The merge's locale reads German writing.
+    const german = sheetFromTable(headers, [['1.234,50', '05.03.2024', 'A'], ['12,5', '5. März 2024', 'B'], ['zwölf', '05.03.2024', 'C']]);
+    expect(check({ sheet: german, template: { kind: 'word', fields, locale: 'de-DE' } }).found).toEqual([[4, 'Amount', 'check/word-number-unreadable', '']]);
+  });
+
+  it('a field without a picture, or a {{tag}} (tags have no formats), has no format to read: only its column\'s type speaks', () => {
+    const plain: DocxField[] = [{ kind: 'mergefield', column: 'Amount', text: 'MERGEFIELD Amount \\* Upper' }, { kind: 'tag', column: 'Due', text: '{{Due}}' }];
+    const sheet = table(headers, clean, { 4: { Amount: 'ask Bob' }, 6: { Due: 'next week' } });
+    expect(check({ sheet, template: { kind: 'word', fields: plain } }).found).toEqual([[4, 'Amount', 'check/outlier-number', ''], [6, 'Due', 'check/outlier-date', '']]);
   });
 });
 
@@ -265,7 +298,7 @@ describe('values alone, with no template settings at all', () => {
       [8, 'Active', 'check/outlier-boolean', ''],
     ]);
     expect(issues.map((issue) => issue.kind)).toEqual(['whitespace', 'outlier', 'outlier', 'outlier', 'outlier']);
-    expect(createDataCheck({ sheet, rows: [0], template: NO_TEMPLATE }).columnTypes).toEqual(['number', 'date', 'email', 'boolean', undefined]);
+    expect(createDataCheck({ sheet: profileOf(sheet), template: NO_TEMPLATE }).columnTypes).toEqual(['number', 'date', 'email', 'boolean', undefined]);
   });
 
   it('a column that is not mostly one type is left alone, and stops being flagged once it turns out mixed', () => {

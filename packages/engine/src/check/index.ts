@@ -2,11 +2,13 @@
  * The data check (docs/data-check.md): every selected row against the template it fills and the
  * email it goes with, and every value against its column, before anything is made or sent. The
  * engine's own formatters, image lookup, QR capacity, fonts and layout decide, so the check and the
- * documents agree. Pure: the caller hands in the parsed sheet and asks for one row at a time, in
- * order (duplicates and column statistics are kept across rows), and streams what each row answers.
+ * documents agree. Pure: the caller hands in what the check must know of the whole sheet (its
+ * headings and column types, rows.ts) and then the rows, in order, from memory or streamed (rows are
+ * never read again: duplicates and column statistics are kept across rows), and streams what each
+ * row answers.
  */
 import {
-  MAX_SHEET_ROWS, columnIndex, columnTags, formatErrorMessage, htmlColumnTags, replyToColumn,
+  columnIndex, columnTags, formatErrorMessage, htmlColumnTags, replyToColumn,
   type DataIssue, type ErrorParams, type Placeholder,
 } from '@sheaf/shared';
 import { DEFAULT_DATE_FORMAT, DEFAULT_NUMBER_FORMAT } from '../merge/defaults.ts';
@@ -19,13 +21,16 @@ import { dateOrder, resolveLocale } from '../format/locale.ts';
 import { fitsQrCode, QR_MAX_BYTES } from '../qr/index.ts';
 import { FontRegistry, MIN_FONT_SIZE, overflowsBox, type Box, type TextStyle } from '../text/index.ts';
 import type { SheetData } from '../sheet/types.ts';
+import type { SheetRow, SheetRows } from './rows.ts';
+import { wordFieldFormat, wordFormatFinding, type WordFieldFormat } from './word-formats.ts';
 import { addressFindings, recipientKeys, type AddressRole } from './addresses.ts';
-import { inferColumnTypes, isOfType, OUTLIER_FLOOR, OUTLIER_SHARE, type ColumnType } from './column-types.ts';
+import { isOfType, OUTLIER_FLOOR, OUTLIER_SHARE, type ColumnType } from './column-types.ts';
 import { KIND_OF_CODE, type CheckCode, type DataCheckInput } from './types.ts';
 import { editDistance, impossibleDate, mayBeDate, mayHaveStrayCharacters, numberWithoutStrayLetters, strayCharacters } from './values.ts';
 
 export type { CheckedEmail, DataCheckInput, PdfCheckTemplate, WordCheckTemplate } from './types.ts';
 export { inferColumnTypes, TYPE_SAMPLE_ROWS, type ColumnType } from './column-types.ts';
+export { profileOf, rowsOfSheet, type SheetProfile, type SheetRow, type SheetRows } from './rows.ts';
 
 /** An issue's actual_value is cut to this many characters (a QR text may be thousands long). */
 export const MAX_ACTUAL_LENGTH = 1_000;
@@ -33,8 +38,10 @@ export const MAX_ACTUAL_LENGTH = 1_000;
 export interface DataCheck {
   /** Problems of the template and its settings as a whole (a column they name that the sheet lacks), at the header row. */
   readonly headerIssues: DataIssue[];
-  /** The issues of one data row (an index into the sheet's data rows), in column order, one per column and code. */
-  row(index: number): DataIssue[];
+  /** The issues of the next data row, in column order, one per column and code. Rows come in sheet order. */
+  row(row: SheetRow): DataIssue[];
+  /** The issues of each row of `rows` (none: an empty list), as the rows arrive. */
+  rows(rows: SheetRows): AsyncGenerator<{ rowNumber: number; issues: DataIssue[] }>;
   /** The inferred type of each column (undefined: text or too few values), for the docs and tests. */
   readonly columnTypes: ReadonlyArray<ColumnType | undefined>;
 }
@@ -55,6 +62,8 @@ interface ColumnPlan {
   required: Array<{ code: CheckCode; params: ErrorParams }>;
   placeholders: PlaceholderCheck[];
   pictures: Array<'image' | 'qr'>;
+  /** Word MERGEFIELDs with a \# number or \@ date picture. */
+  wordFormats: WordFieldFormat[];
   roles: AddressRole[];
   type: ColumnType | undefined;
   values: number;
@@ -91,10 +100,9 @@ export function issueOf(rowNumber: number, column: string, code: CheckCode, para
 
 export function createDataCheck(input: DataCheckInput): DataCheck {
   const { sheet, template } = input;
-  if (input.rows.length > MAX_SHEET_ROWS) throw new RangeError('the data check takes at most MAX_SHEET_ROWS rows');
-  const columnTypes = inferColumnTypes(sheet);
+  const { columnTypes } = sheet;
   const plans: ColumnPlan[] = sheet.headers.map((heading, index) => ({
-    index, name: heading === '' ? columnLetters(index) : heading, required: [], placeholders: [], pictures: [], roles: [],
+    index, name: heading === '' ? columnLetters(index) : heading, required: [], placeholders: [], pictures: [], wordFormats: [], roles: [],
     type: columnTypes[index], values: 0, outliers: 0, silenced: false,
   }));
   const headerIssues: DataIssue[] = [];
@@ -131,6 +139,8 @@ export function createDataCheck(input: DataCheckInput): DataCheck {
       if (!plan) continue;
       plan.required.push({ code: 'check/missing-word-field', params: { column: field.column } });
       if (field.kind === 'image' || field.kind === 'qr') plan.pictures.push(field.kind);
+      const format = field.kind === 'mergefield' ? wordFieldFormat(field, template.locale) : undefined;
+      if (format) plan.wordFormats.push(format);
     }
   }
   if (input.fileNamePattern) for (const column of columnTags(input.fileNamePattern)) require(column, 'check/missing-file-name');
@@ -168,14 +178,20 @@ export function createDataCheck(input: DataCheckInput): DataCheck {
     return best;
   };
   /**
-   * The recipients seen, by a hash of the address: the data-row indices of the first rows with an
-   * address of that hash (compared again on a match). Numbers, not the addresses: what the check keeps
-   * for a whole sheet stays a few bytes a row.
+   * The recipients seen, by a 52-bit hash of the address: the first row with it and a hash of its
+   * document group. Numbers, not the addresses: what the check keeps for a whole sheet stays a few
+   * bytes a row, and the rows are never read again (they may be streamed). Two addresses of one hash
+   * (about one chance in 10^6 for 100,000 distinct addresses) would be taken as one.
    */
-  const recipients = new Map<number, number[]>();
+  const recipients = new Map<number, { rowNumber: number; group: number }>();
   const recipientColumn = plans.find((candidate) => candidate.roles.includes('to'))?.index;
 
-  /** The row being checked: its issues, one per column and code. */
+  /** The row being checked, as the merge's own helpers read a sheet (its only row, index 0); its issues, one per column and code. */
+  let current: SheetRow = { rowNumber: 0, text: () => '', value: () => null };
+  const currentSheet: SheetData = {
+    headers: sheet.headers, headerRowNumber: sheet.headerRowNumber, rowCount: 1,
+    rowNumber: () => current.rowNumber, text: (_row, column) => current.text(column), value: (_row, column) => current.value(column),
+  };
   let rowNumber = 0;
   let issues: DataIssue[] = [];
   let plan: ColumnPlan = plans[0]!;
@@ -188,22 +204,27 @@ export function createDataCheck(input: DataCheckInput): DataCheck {
     return false;
   };
 
+  const checkRow = (row: SheetRow): DataIssue[] => {
+    current = row;
+    rowNumber = row.rowNumber;
+    issues = [];
+    for (plan of plans) {
+      checkCell();
+      if (plan.roles.includes('to') && !has('check/email-invalid')) checkDuplicates();
+    }
+    return issues;
+  };
   return {
     headerIssues,
     columnTypes,
-    row(index: number): DataIssue[] {
-      rowNumber = sheet.rowNumber(index);
-      issues = [];
-      for (plan of plans) {
-        checkCell(index);
-        if (plan.roles.includes('to') && !has('check/email-invalid')) checkDuplicates(index);
-      }
-      return issues;
+    row: checkRow,
+    async *rows(rows: SheetRows): AsyncGenerator<{ rowNumber: number; issues: DataIssue[] }> {
+      for await (const row of rows) yield { rowNumber: row.rowNumber, issues: checkRow(row) };
     },
   };
 
-  function checkCell(index: number): void {
-    const text = sheet.text(index, plan.index);
+  function checkCell(): void {
+    const text = current.text(plan.index);
     if (text === '' || BLANK.test(text)) {
       for (const { code, params } of plan.required) push(code, params, text, '');
       if (plan.required.length === 0 && text !== '') push('check/spaces', {}, text, '');
@@ -216,7 +237,14 @@ export function createDataCheck(input: DataCheckInput): DataCheck {
       if (stray.invisible.length > 0) push('check/invisible-characters', { chars: stray.invisible.join(', ') }, text, stray.cleaned);
       else if (text !== text.trim()) push('check/spaces', {}, text, text.trim());
     }
-    for (const check of plan.placeholders) explained = checkPlaceholder(check, index, text) || explained;
+    for (const check of plan.placeholders) explained = checkPlaceholder(check, text) || explained;
+    for (const format of plan.wordFormats) {
+      const finding = wordFormatFinding(format, current.value(plan.index), text);
+      if (finding) {
+        push(finding.code, finding.params, text, finding.expected);
+        explained = true;
+      }
+    }
     for (const kind of plan.pictures) {
       if (kind === 'image' && resolveImage(text) === undefined) push('check/image-missing', { image: text }, text, nearestImage(text));
       if (kind === 'qr' && !fitsQrCode(text, 'M')) push('check/qr-too-long', { length: utf8.encode(text).length, max: QR_MAX_BYTES.M }, text, '');
@@ -228,7 +256,7 @@ export function createDataCheck(input: DataCheckInput): DataCheck {
         else push(finding.code, {}, text, finding.expected);
       }
     }
-    const value = sheet.value(index, plan.index);
+    const value = current.value(plan.index);
     if (!explained && typeof value === 'string' && plan.type !== 'number' && mayBeDate(text)) {
       const impossible = impossibleDate(text);
       if (impossible) {
@@ -245,13 +273,13 @@ export function createDataCheck(input: DataCheckInput): DataCheck {
   }
 
   /** A placeholder's rules on a non-empty cell; true when it found the value unreadable for its type. */
-  function checkPlaceholder(check: PlaceholderCheck, index: number, text: string): boolean {
+  function checkPlaceholder(check: PlaceholderCheck, text: string): boolean {
     const { placeholder, params } = check;
     let unreadable = false;
     switch (placeholder.type) {
       case 'number': {
         const format = placeholder.typeSettings.numberFormat ?? DEFAULT_NUMBER_FORMAT;
-        if (readNumber(sheet.value(index, check.column) ?? text, format) === undefined) {
+        if (readNumber(current.value(check.column) ?? text, format) === undefined) {
           const fixed = numberWithoutStrayLetters(text, format.locale);
           if (fixed !== undefined) push('check/number-with-letters', {}, text, fixed);
           else push('check/number-unreadable', params, text, '');
@@ -261,7 +289,7 @@ export function createDataCheck(input: DataCheckInput): DataCheck {
       }
       case 'date': {
         const format = placeholder.typeSettings.dateFormat ?? DEFAULT_DATE_FORMAT;
-        if (readDate(sheet.value(index, check.column) ?? text, format) === undefined) {
+        if (readDate(current.value(check.column) ?? text, format) === undefined) {
           const impossible = impossibleDate(text, dateOrder(resolveLocale(format.locale)) === 'dmy' ? 'dmy' : 'mdy');
           if (impossible) push('check/date-impossible', {}, text, impossible.nearest);
           else push('check/date-unreadable', params, text, '');
@@ -282,7 +310,7 @@ export function createDataCheck(input: DataCheckInput): DataCheck {
     }
     // Text, numbers and dates as printed: the engine's own fonts and layout decide.
     if (!check.layout || !fonts) return unreadable;
-    const printed = placeholderText(check, sheet, index);
+    const printed = placeholderText(check, currentSheet, 0);
     const { box, style } = check.layout;
     const missing = fonts.missingCharacters(printed, style);
     if (missing.length > 0) {
@@ -296,32 +324,33 @@ export function createDataCheck(input: DataCheckInput): DataCheck {
     return unreadable;
   }
 
-  function checkDuplicates(index: number): void {
-    const text = sheet.text(index, plan.index);
+  function checkDuplicates(): void {
+    const text = current.text(plan.index);
     if (text === '' || recipientColumn === undefined) return;
     // Rows of one document group (a "multiple" placeholder) are one message: the same address there is expected.
-    const groupOf = (row: number) => (groupColumn === undefined ? row : sheet.text(row, groupColumn).trim());
-    const group = groupOf(index);
+    const group = groupColumn === undefined ? -rowNumber : hashOf(current.text(groupColumn).trim());
     for (const key of recipientKeys(text)) {
       const hash = hashOf(key);
-      const earlier = recipients.get(hash);
-      const first = earlier?.find((row) => recipientKeys(sheet.text(row, recipientColumn)).includes(key));
-      if (first === undefined) {
-        if (earlier) earlier.push(index);
-        else recipients.set(hash, [index]);
-      } else if (groupOf(first) !== group) {
-        push('check/duplicate-recipient', { firstRow: sheet.rowNumber(first) }, text, '');
+      const first = recipients.get(hash);
+      if (first === undefined) recipients.set(hash, { rowNumber, group });
+      else if (first.group !== group) {
+        push('check/duplicate-recipient', { firstRow: first.rowNumber }, text, '');
         return;
       }
     }
   }
 }
 
-/** FNV-1a, 32 bits. */
+/** A 52-bit hash of the text (two FNV-1a hashes of different offsets), exact as a JS number. */
 function hashOf(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
+  let high = 0x811c9dc5;
+  let low = 0x050c5d1f;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    high = Math.imul(high ^ code, 0x01000193);
+    low = Math.imul(low ^ code, 0x01000193);
+  }
+  return (high >>> 12) * 2 ** 32 + (low >>> 0);
 }
 
 export type { SheetData };

@@ -1,6 +1,6 @@
 /** What the data check (docs/data-check.md) is given, and what it answers. */
 import type { DataIssue, DataIssueKind, ErrorCode, Placeholder } from '@sheaf/shared';
-import type { SheetData } from '../sheet/types.ts';
+import type { SheetProfile } from './rows.ts';
 import type { FallbackFonts } from '../merge/types.ts';
 import type { DocxField } from '../docx/compile.ts';
 
@@ -15,6 +15,8 @@ export interface PdfCheckTemplate {
 export interface WordCheckTemplate {
   kind: 'word';
   fields: readonly DocxField[];
+  /** The merge's locale of MERGEFIELD \# and \@ pictures (prepareDocx's `locale`); default en-US. */
+  locale?: string;
 }
 
 /** The email the documents go out with (the template's saved settings), when they are emailed. */
@@ -30,9 +32,8 @@ export interface CheckedEmail {
 }
 
 export interface DataCheckInput {
-  sheet: SheetData;
-  /** The data-row indices to check, ascending: the rows the merge request selects. */
-  rows: readonly number[];
+  /** The sheet as a whole (profileOf(sheet)); its rows come later, one at a time (DataCheck.row / rows). */
+  sheet: SheetProfile;
   template: PdfCheckTemplate | WordCheckTemplate;
   /** Names of the images uploaded with the template. */
   imageNames?: readonly string[];
@@ -63,6 +64,8 @@ export const KIND_OF_CODE: Partial<Record<CheckCode, DataIssueKind>> = {
   'check/missing-recipient': 'missing',
   'check/number-unreadable': 'format',
   'check/date-unreadable': 'format',
+  'check/word-number-unreadable': 'format',
+  'check/word-date-unreadable': 'format',
   'check/date-impossible': 'format',
   'check/email-invalid': 'email',
   'check/email-typo': 'email',

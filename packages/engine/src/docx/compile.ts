@@ -6,9 +6,7 @@
 import { SheafError } from '@sheaf/shared';
 import { cellText } from '../format/cellText.ts';
 import { formatDate } from '../format/formatDate.ts';
-import { formatNumber } from '../format/formatNumber.ts';
-import { resolveLocale } from '../format/locale.ts';
-import { parseNumberText } from '../format/parseNumber.ts';
+import { formatNumber, readNumber } from '../format/formatNumber.ts';
 import type { SheetData } from '../sheet/types.ts';
 import type { PictureKind } from './image-tags.ts';
 import { finishMergeValue, type MergeFieldSpec } from './mergefield.ts';
@@ -110,9 +108,9 @@ function mergeValue(spec: MergeFieldSpec, sheet: SheetData, row: number, column:
   if (spec.number) {
     const value = sheet.value(row, column);
     const { format, prefix, suffix } = spec.number;
-    const isNumber = typeof value === 'number' ? Number.isFinite(value) : typeof value === 'string' && parseNumberText(value, resolveLocale(format.locale)) !== undefined;
-    // Text that is no number is printed as it is, without the picture's currency sign or unit.
-    return isNumber ? prefix + formatNumber(value, format) + suffix : cellText(value);
+    // Text that is no number is printed as it is, without the picture's currency sign or unit (the data
+    // check flags it with the same readNumber: check/word-formats.ts).
+    return readNumber(value, format) !== undefined ? prefix + formatNumber(value, format) + suffix : cellText(value);
   }
   return sheet.text(row, column);
 }

@@ -13,6 +13,8 @@ export interface MergeFieldSpec {
   textCase?: 'upper' | 'lower' | 'caps' | 'firstcap';
   before?: string;
   after?: string;
+  /** The \@ and \# pictures as written ("dd.MM.yyyy", "€#,##0.00"), for messages. */
+  pictures?: { date?: string; number?: string };
 }
 
 const SWITCH = /\\([@#*bfmv])\s*(?:"((?:[^"\\]|\\.)*)"|([^\s\\"][^\s]*))?/g;
@@ -28,10 +30,16 @@ export function parseMergeField(instruction: string, locale: string): MergeField
     const argument = item[2] !== undefined ? unescape(item[2]) : item[3];
     switch (item[1]) {
       case '@':
-        if (argument) spec.date = { format: 'custom', customFormat: datePicture(argument), locale };
+        if (argument) {
+          spec.date = { format: 'custom', customFormat: datePicture(argument), locale };
+          spec.pictures = { ...spec.pictures, date: argument };
+        }
         break;
       case '#':
-        if (argument) spec.number = numberPicture(argument, locale);
+        if (argument) {
+          spec.number = numberPicture(argument, locale);
+          spec.pictures = { ...spec.pictures, number: argument };
+        }
         break;
       case '*': {
         const kind = argument?.toLowerCase();

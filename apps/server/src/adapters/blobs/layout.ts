@@ -16,6 +16,11 @@
  *   templates/<templateId>/spreadsheet-<sha256>    the attached spreadsheet, keyed by its checksum: a new file is
  *                                                  written beside the old one and the row switched in a transaction
  *   templates/<templateId>/spreadsheet             the same, as stored before the checksum keys (still read)
+ *   templates/<templateId>/sheet-rows/<sha256>/<headerRow>.rows  that spreadsheet's rows as read with that header row,
+ *                                                  one line each, for the data check to stream (derived: rebuilt
+ *                                                  from the spreadsheet when missing or damaged; goes with the spreadsheet)
+ *   templates/<templateId>/sheet-rows/<sha256>/<headerRow>.json    what the check needs before the first row (headings,
+ *                                                  row numbers, column types) and the size of the .rows file it describes
  *   templates/<templateId>/attachments/<fileId>/<name>  static email attachments (attachments/<name> before the file ids)
  *   fonts/<ownerId>/<fileId>/<name>                an account's custom fonts (fonts/<ownerId>/<name> before the file ids)
  *   merges/<mergeId>/<fileName>                    a merge's result (ZIP or PDF)
@@ -55,6 +60,10 @@ export const blobLayout = {
     image: (templateId: string, name: string, fileId: FileId) => `${templateFolder(templateId)}images/${versioned(fileId)}${nameSegment(name)}`,
     spreadsheet: (templateId: string, checksum: string) => `${templateFolder(templateId)}spreadsheet-${checksum}`,
     legacySpreadsheet: (templateId: string) => `${templateFolder(templateId)}spreadsheet`,
+    /** Every derived rows file of the spreadsheet with this checksum (all header rows): deleted with the spreadsheet. */
+    sheetRowsFolder: (templateId: string, checksum: string) => `${templateFolder(templateId)}sheet-rows/${checksum}/`,
+    sheetRows: (templateId: string, checksum: string, headerRow: number) => `${templateFolder(templateId)}sheet-rows/${checksum}/${headerRow}.rows`,
+    sheetRowsProfile: (templateId: string, checksum: string, headerRow: number) => `${templateFolder(templateId)}sheet-rows/${checksum}/${headerRow}.json`,
     attachment: (templateId: string, name: string, fileId: FileId) =>
       `${templateFolder(templateId)}attachments/${versioned(fileId)}${nameSegment(name)}`,
   },

@@ -9,10 +9,10 @@ import {
   DATA_CHECK_MAX_CELLS, STANDARD_FONTS, SheafError, type DataCheckRequestSchema, type DataIssue, type PasswordProtection,
 } from '@sheaf/shared';
 import type { z } from 'zod';
-import type { DataCheck, DataCheckInput, SheetData } from '@sheaf/engine';
+import type { DataCheck, DataCheckInput, SheetRows } from '@sheaf/engine';
 import type { AppContext } from '../../context.ts';
 import { accountFor, type Principal } from '../../access/index.ts';
-import { loadSheet } from '../spreadsheets/index.ts';
+import { loadCheckRows } from '../spreadsheets/index.ts';
 import { fallbackFonts, loadTemplateForCheck } from '../templates/index.ts';
 import { loadUserFonts } from '../fonts/index.ts';
 import { rowSelectionOf, selectedRows } from '../merges/index.ts';
@@ -20,11 +20,11 @@ import { rowSelectionOf, selectedRows } from '../merges/index.ts';
 /** The request as the route has read it (defaults applied). */
 export type DataCheckRequest = z.infer<typeof DataCheckRequestSchema>;
 
-/** A check ready to run: the parsed sheet (shared with merges and previews), the rows, the rules. */
+/** A check ready to run: the sheet's headings, its selected rows (read when asked: streamed or from memory), the rules. */
 export interface PreparedDataCheck {
-  sheet: SheetData;
-  /** Data-row indices in sheet order. */
-  rows: number[];
+  headers: readonly string[];
+  /** The selected rows in sheet order; each call reads them again (the AI review reads them beside the rules). */
+  rows: () => SheetRows;
   check: DataCheck;
 }
 
@@ -51,15 +51,16 @@ async function placeholderFonts(ctx: AppContext, ownerId: string, families: Set<
 export async function prepareDataCheck(ctx: AppContext, principal: Principal, templateId: string, request: DataCheckRequest): Promise<PreparedDataCheck> {
   const ownerId = accountFor(principal, 'templates:read');
   const template = await loadTemplateForCheck(ctx, ownerId, templateId); // template/not-found
-  const sheet = await loadSheet(ctx, ownerId, templateId); // sheet/missing
-  const rows = selectedRows(sheet, rowSelectionOf(request.rowsData)); // the merge's rows: merge/no-rows, merge/bad-row-range
-  const cells = rows.length * Math.max(1, sheet.headers.length);
-  if (cells > DATA_CHECK_MAX_CELLS) throw new SheafError('check/too-large', { rows: rows.length, columns: sheet.headers.length, max: DATA_CHECK_MAX_CELLS });
+  // The parsed sheet when it is in memory, else its rows file, streamed (docs/data-check.md#speed).
+  const source = await loadCheckRows(ctx, ownerId, templateId); // sheet/missing
+  const { headers } = source.profile;
+  const rows = selectedRows(source.index, rowSelectionOf(request.rowsData)); // the merge's rows: merge/no-rows, merge/bad-row-range
+  const cells = rows.length * Math.max(1, headers.length);
+  if (cells > DATA_CHECK_MAX_CELLS) throw new SheafError('check/too-large', { rows: rows.length, columns: headers.length, max: DATA_CHECK_MAX_CELLS });
 
   const settings = settingsOf(request, template);
   const input: DataCheckInput = {
-    sheet,
-    rows,
+    sheet: source.profile,
     template: template.templateType === 'sfdt'
       ? { kind: 'word', fields: await template.wordFields() }
       : { kind: 'pdf', placeholders: template.placeholders, pages: template.pages },
@@ -74,7 +75,7 @@ export async function prepareDataCheck(ctx: AppContext, principal: Principal, te
     input.fonts = { custom, fallback };
   }
   const { createDataCheck } = await import('@sheaf/engine'); // the engine loads with the first check or merge, not at start
-  return { sheet, rows, check: createDataCheck(input) };
+  return { headers, rows: () => source.read(rows), check: createDataCheck(input) };
 }
 
 /** One line of the answer: the issue as JSON and a line break. */

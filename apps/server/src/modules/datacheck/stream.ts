@@ -79,17 +79,17 @@ class AiIssues {
   }
 }
 
-/** The rows as the AI review reads them (cell text by heading), yielding to the event loop now and then. */
+/** The rows as the AI review reads them (cell text by heading; a read of their own), yielding to the event loop now and then. */
 async function* reviewRows(prepared: PreparedDataCheck, signal: AbortSignal): AsyncGenerator<AiReviewRow> {
-  const { sheet, rows } = prepared;
+  const { headers } = prepared;
   let sliceStart = performance.now();
-  for (const index of rows) {
+  for await (const row of prepared.rows()) {
     if (signal.aborted) return;
     const cells: Record<string, string> = {};
-    sheet.headers.forEach((heading, column) => {
-      cells[heading] = sheet.text(index, column);
+    headers.forEach((heading, column) => {
+      cells[heading] = row.text(column);
     });
-    yield { rowNumber: sheet.rowNumber(index), cells };
+    yield { rowNumber: row.rowNumber, cells };
     if (performance.now() - sliceStart > SLICE_MS) {
       await nextTurn();
       sliceStart = performance.now();
@@ -99,20 +99,21 @@ async function* reviewRows(prepared: PreparedDataCheck, signal: AbortSignal): As
 
 /** The NDJSON text of the check, in chunks (strings). */
 export async function* checkLines(ctx: AppContext, prepared: PreparedDataCheck, { signal }: CheckStreamOptions): AsyncGenerator<string> {
-  const { check, rows, sheet } = prepared;
+  const { check, headers } = prepared;
   const ai = aiReviewConfigured(ctx)
-    ? new AiIssues(aiReview(ctx, { columns: [...sheet.headers], rows: reviewRows(prepared, signal), signal }))
+    ? new AiIssues(aiReview(ctx, { columns: [...headers], rows: reviewRows(prepared, signal), signal }))
     : null;
   let pending = check.headerIssues.map(ndjsonLine).join('');
   let sent = false;
   let lastFlush = performance.now();
   let sliceStart = lastFlush;
-  for (let i = 0; i < rows.length; i++) {
+  let i = 0;
+  // Leaving the loop (a closed connection) closes the rows' stream too.
+  for await (const { rowNumber, issues } of check.rows(prepared.rows())) {
     if (signal.aborted) return;
-    const index = rows[i]!;
-    if (ai) for (const issue of ai.take(sheet.rowNumber(index))) pending += ndjsonLine(issue);
-    for (const issue of check.row(index)) pending += ndjsonLine(issue);
-    if ((i & 63) !== 63 && pending === '') continue;
+    if (ai) for (const issue of ai.take(rowNumber)) pending += ndjsonLine(issue);
+    for (const issue of issues) pending += ndjsonLine(issue);
+    if ((i++ & 63) !== 63 && pending === '') continue;
     const now = performance.now();
     // The first lines go out as soon as they are found; then in chunks.
     if (pending !== '' && (!sent || pending.length >= FLUSH_BYTES || now - lastFlush >= FLUSH_MS)) {

@@ -5,7 +5,9 @@
  */
 export type { SheetData } from '@sheaf/engine';
 export { readSheetSafely } from './read.ts';
-export { loadSheet, parseSheetCached, rememberSheet } from './load.ts';
+export { forgetParsedSheets, loadSheet, parseSheetCached, rememberSheet } from './load.ts';
+// The data check's rows: from memory, or streamed from the rows file stored beside the sheet (docs/data-check.md#speed).
+export { copySheetRows, loadCheckRows, storeSheetRows, type CheckRows } from './sheet-rows.ts';
 export { listChoices } from './service.ts';
 export { deleteSheetBlob, readSheetBlob, sheetBlobKey } from './sheet-blob.ts';
 export {

@@ -27,6 +27,18 @@ export function parseSheetCached(checksum: string, headerRow: number, fileName: 
   return remember(key, cache.get(key) ?? bytes().then((data) => readSheetSafely(data, headerRow, fileName)));
 }
 
+/** The parsed sheet for this file and header row if it is among the last few parsed, without reading it. */
+export function cachedSheet(checksum: string, headerRow: number): Promise<SheetData> | undefined {
+  const key = `${checksum}:${headerRow}`;
+  const sheet = cache.get(key);
+  return sheet && remember(key, sheet);
+}
+
+/** Forgets every parsed sheet, as a restart does (tests and the benchmark of a check on a sheet not read lately). */
+export function forgetParsedSheets(): void {
+  cache.clear();
+}
+
 /** Remembers a sheet just read (an upload), so the preview that follows does not read it again. */
 export function rememberSheet(checksum: string, headerRow: number, sheet: SheetData): void {
   void remember(`${checksum}:${headerRow}`, Promise.resolve(sheet));

@@ -18,8 +18,9 @@ export async function readSheetBlob(ctx: AppContext, templateId: string, checksu
   return ctx.blobs.get(await sheetBlobKey(ctx, templateId, checksum));
 }
 
-/** Removes a sheet file no row describes any more (after the commit that switched the row away from it). */
+/** Removes a sheet file no row describes any more (after the commit that switched the row away from it), and its rows files. */
 export async function deleteSheetBlob(ctx: AppContext, templateId: string, checksum: string): Promise<void> {
   await ctx.blobs.delete(blobLayout.template.spreadsheet(templateId, checksum));
+  await ctx.blobs.deletePrefix(blobLayout.template.sheetRowsFolder(templateId, checksum));
   await ctx.blobs.delete(blobLayout.template.legacySpreadsheet(templateId));
 }

@@ -2,7 +2,7 @@
 import { ALL_OUTPUT_ROWS, SheafError, type ExcelMeta } from '@sheaf/shared';
 import type { AppContext } from '../../context.ts';
 import {
-  deleteSheetBlob, findSpreadsheetRow, parseSheetCached, readSheetBlob, toExcelMeta, upsertSpreadsheetRow, type SheetData, type SpreadsheetFacts,
+  deleteSheetBlob, findSpreadsheetRow, parseSheetCached, readSheetBlob, storeSheetRows, toExcelMeta, upsertSpreadsheetRow, type SheetData, type SpreadsheetFacts,
 } from '../spreadsheets/index.ts';
 import { findTemplateRow, updateTemplateFields } from './repository.ts';
 
@@ -45,5 +45,6 @@ export async function changeHeaderRow(ctx: AppContext, ownerId: string, template
   const row = await findSpreadsheetRow(ctx.db, ownerId, templateId);
   if (!row) return;
   const sheet = await parseSheetCached(row.checksum, headerRow, row.name, () => readSheetBlob(ctx, templateId, row.checksum));
+  await storeSheetRows(ctx, templateId, row.checksum, sheet); // the data check's rows file of this header row
   await saveFacts(ctx, ownerId, templateId, factsOf(sheet, { name: row.name, size: row.file_size, checksum: row.checksum }, headerRow));
 }

@@ -9,7 +9,7 @@ import type { AppContext } from '../../context.ts';
 import { sha256Hex } from '../../crypto/secrets.ts';
 import { blobLayout } from '../../adapters/blobs/layout.ts';
 import {
-  deleteSheetBlob, deleteSpreadsheetRow, findSpreadsheetRow, loadSheet, readSheetSafely, rememberSheet, sheetBlobKey, toExcelMeta,
+  copySheetRows, deleteSheetBlob, deleteSpreadsheetRow, findSpreadsheetRow, loadSheet, readSheetSafely, rememberSheet, sheetBlobKey, storeSheetRows, toExcelMeta,
 } from '../spreadsheets/index.ts';
 import { requireTemplate } from './service.ts';
 import { factsOf, saveFacts } from './sheet-facts.ts';
@@ -27,6 +27,7 @@ export async function uploadSpreadsheet(
   // The file goes under a key of its own first; the row switches to it in one transaction (saveFacts).
   await ctx.blobs.put(blobLayout.template.spreadsheet(templateId, checksum), file.bytes);
   rememberSheet(checksum, headerRow, sheet);
+  await storeSheetRows(ctx, templateId, checksum, sheet); // what the data check streams once the sheet is no longer in memory
   return switchSheet(ctx, ownerId, templateId, () =>
     saveFacts(ctx, ownerId, templateId, factsOf(sheet, { name: file.fileName, size: file.bytes.length, checksum }, headerRow)), checksum);
 }
@@ -37,7 +38,10 @@ async function switchSheet(ctx: AppContext, ownerId: string, templateId: string,
     return await save();
   } catch (error) {
     const current = await findSpreadsheetRow(ctx.db, ownerId, templateId).catch(() => undefined);
-    if (current?.checksum !== checksum) await ctx.blobs.delete(blobLayout.template.spreadsheet(templateId, checksum)).catch(() => undefined);
+    if (current?.checksum !== checksum) {
+      await ctx.blobs.delete(blobLayout.template.spreadsheet(templateId, checksum)).catch(() => undefined);
+      await ctx.blobs.deletePrefix(blobLayout.template.sheetRowsFolder(templateId, checksum)).catch(() => undefined);
+    }
     throw error;
   }
 }
@@ -67,6 +71,7 @@ export async function copySpreadsheet(ctx: AppContext, principal: Principal, tem
   if (!source) throw new SheafError('sheet/missing');
   if (sourceTemplateId === templateId) return toExcelMeta(source);
   await ctx.blobs.copy(await sheetBlobKey(ctx, sourceTemplateId, source.checksum), blobLayout.template.spreadsheet(templateId, source.checksum));
+  await copySheetRows(ctx, sourceTemplateId, templateId, source.checksum, source.headers_row_no);
   return switchSheet(ctx, ownerId, templateId, () => saveFacts(ctx, ownerId, templateId, {
     name: source.name, fileSize: source.file_size, checksum: source.checksum, headersRowNo: source.headers_row_no,
     headers: source.headers, totalRowCount: source.total_row_count, firstRow: source.first_row, lastRow: source.last_row,
