@@ -1,9 +1,10 @@
 /**
- * `npx tsx word-pdf.ts [--rows 300,3000] [--only plain,sheaf,sheaf-2]` (here): one PDF per row from a Word
+ * `npx tsx word-pdf.ts [--rows 300,3000] [--only plain,sheaf,sheaf-2] [--page-of-n]` (here): one PDF per row from a Word
  * template, Sheaf beside the careful plain way (README.md#word-templates-to-pdf). Each side runs in
  * its own child process (word-pdf/plain.ts, word-pdf/sheaf.ts); the peak RSS is its whole process
  * tree's, LibreOffice included, sampled from /proc while it runs. Prints a table with docs/s and the
- * ratio for each row count, and the load average before and after.
+ * ratio for each row count, and the load average before and after. `--page-of-n`: the letter with a
+ * footer "Page X of N" (each document's own page count: Sheaf converts each batch twice).
  */
 import { spawn } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -18,7 +19,7 @@ import { wordBenchTemplate, type WordPdfResult } from './word-pdf/template.ts';
 const SIDES = { plain: ['word-pdf/plain.ts'], sheaf: ['word-pdf/sheaf.ts'], 'sheaf-2': ['word-pdf/sheaf.ts', '2'] } as const;
 const RSS_SAMPLE_MS = 200;
 
-const { values } = parseArgs({ options: { rows: { type: 'string', default: '300' }, only: { type: 'string', default: 'plain,sheaf,sheaf-2' } } });
+const { values } = parseArgs({ options: { rows: { type: 'string', default: '300' }, only: { type: 'string', default: 'plain,sheaf,sheaf-2' }, 'page-of-n': { type: 'boolean', default: false } } });
 const rowCounts = values.rows.split(',').map(Number);
 if (rowCounts.some((count) => !Number.isInteger(count) || count < 1)) throw new Error(`--rows: not row counts: ${values.rows}`);
 const sides = values.only.split(',') as (keyof typeof SIDES)[];
@@ -40,7 +41,7 @@ async function runSide([script, ...extra]: readonly string[], args: string[]): P
 const load = () => os.loadavg().map((value) => value.toFixed(1)).join(' / ');
 await mkdir(WORK_DIR, { recursive: true });
 const templatePath = path.join(WORK_DIR, 'word-letter.docx');
-await writeFile(templatePath, wordBenchTemplate());
+await writeFile(templatePath, wordBenchTemplate({ pageOfN: values['page-of-n'] }));
 const inputs = await prepareBenchInputs(Math.max(...rowCounts));
 const loadBefore = load();
 const lines = [
@@ -71,4 +72,5 @@ for (const rows of rowCounts) {
     if (rates.plain && rates[side]) ratios.push(`${rows} rows: ${side} ${(rates[side] / rates.plain).toFixed(1)}x the plain way's docs/s`);
   }
 }
-console.log([...lines, '', ...ratios, `load average (1 / 5 / 15 min) before: ${loadBefore}, after: ${load()}; ${os.cpus().length} CPUs`].join('\n'));
+const template = values['page-of-n'] ? 'the letter with a "Page X of N" footer' : 'the letter';
+console.log([`template: ${template}`, ...lines, '', ...ratios, `load average (1 / 5 / 15 min) before: ${loadBefore}, after: ${load()}; ${os.cpus().length} CPUs`].join('\n'));

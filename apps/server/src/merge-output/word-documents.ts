@@ -2,12 +2,15 @@
  * The documents of a Word template's merge (docs/word-templates.md#merging), shared by `sheaf merge`
  * and the server's merge jobs: DOCX output filled by the engine one document at a time; PDF output
  * in batches, each batch one DOCX converted once (LibreOffice, by the caller's converter) and cut at
- * its documents' bookmarks by the engine, then protected with the document's passwords.
+ * its documents' bookmarks by the engine, then protected with the document's passwords. Templates
+ * printing "Page X of N" get each document's own count (word-page-counts.ts); templates with endnotes
+ * convert one document at a time.
  */
 import type { OutputDocument, PreparedWordMerge, WordBatch } from '@sheaf/engine';
+import { batchDocumentPdfs, combinedPdf, type DocxToPdf } from './word-page-counts.ts';
 
-/** A DOCX as PDF: `OfficeConverter.toPdf` (adapters/office), passed in so this file starts no process. */
-export type DocxToPdf = (docx: Uint8Array) => Promise<Uint8Array>;
+// A DOCX as PDF (`OfficeConverter.toPdf`), passed in so this file starts no process; declared beside the page counts.
+export type { DocxToPdf };
 
 /** Documents per conversion: large enough that LibreOffice's per-file cost fades, small enough to stream. */
 export const PDF_BATCH_DOCUMENTS = 100;
@@ -22,26 +25,27 @@ export async function* wordDocuments(merge: PreparedWordMerge, toPdf: DocxToPdf,
     yield* merge.documents(start);
     return;
   }
-  const { encryptPdf, openBatchPdf } = await import('@sheaf/engine');
-  const batches = merge.batches(PDF_BATCH_DOCUMENTS, start);
-  const converting: Array<Promise<{ batch: WordBatch; pdf: Uint8Array }>> = [];
+  const { encryptPdf } = await import('@sheaf/engine');
+  // LibreOffice prints a batch's endnotes after its last document: one document per conversion then.
+  const batches = merge.batches(merge.hasEndnotes ? 1 : PDF_BATCH_DOCUMENTS, start);
+  const converting: Array<Promise<{ batch: WordBatch; pdfs: Uint8Array[] }>> = [];
+  const pageCountGuess = { pages: 1 };
   const convertNext = (): boolean => {
     const next = batches.next();
     if (next.done) return false;
     const batch = next.value;
-    const converted = toPdf(batch.docx).then((pdf) => ({ batch, pdf }));
+    const converted = batchDocumentPdfs(batch, toPdf, pageCountGuess).then((pdfs) => ({ batch, pdfs }));
     converted.catch(() => undefined); // awaited in order below; a merge stopped early leaves it unread
     converting.push(converted);
     return true;
   };
   while (converting.length < Math.max(1, parallel) && convertNext());
   while (converting.length) {
-    const { batch, pdf } = await converting.shift()!;
+    const { batch, pdfs } = await converting.shift()!;
     convertNext();
-    const parts = await openBatchPdf(pdf, batch.documents.length);
     for (const [position, document] of batch.documents.entries()) {
       const passwords = merge.passwords(document.index);
-      const own = parts.document(position);
+      const own = pdfs[position]!;
       const bytes = passwords ? encryptPdf(own, passwords) : own;
       yield { ...document, chunks: [bytes], byteLength: bytes.length, sharedPrefixChunks: 0 };
     }
@@ -50,9 +54,8 @@ export async function* wordDocuments(merge: PreparedWordMerge, toPdf: DocxToPdf,
 
 /** The combined document (every document one after another, each from a new page), DOCX or PDF. */
 export async function wordCombined(merge: PreparedWordMerge, toPdf: DocxToPdf): Promise<Uint8Array> {
-  const docx = merge.combinedDocx();
-  if (merge.output === 'docx') return docx;
-  const pdf = await toPdf(docx);
+  if (merge.output === 'docx') return merge.combinedDocx();
+  const pdf = await combinedPdf(merge, toPdf);
   const { encryptPdf } = await import('@sheaf/engine');
   const passwords = merge.passwords(0);
   return passwords ? encryptPdf(pdf, passwords) : pdf;

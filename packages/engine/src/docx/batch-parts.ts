@@ -10,6 +10,7 @@ import { renderMarked, type IdSpans, type RowContext, type Slot } from './batch-
 import { fillSegments, type PictureWriter, type Segment } from './compile.ts';
 import type { DocumentPictures } from './images.ts';
 import { resolvePartTarget } from './archive.ts';
+import { hasPageCountField, withPageCount } from './batch-numbering.ts';
 import { packEntry, type PackedEntry } from './pack.ts';
 import { attribute, notDocx, tokenize } from './xml.ts';
 
@@ -27,6 +28,8 @@ export interface FillSettings {
   level: 0 | 2 | 6;
   /** The batch document's pictures, when the template has picture tags. */
   pictures?: DocumentPictures;
+  /** Document `row`'s page count, when the batch prints each document's own (batch-numbering.ts). */
+  pageCount?: (row: number) => number | undefined;
 }
 
 interface PerRowPart {
@@ -44,6 +47,8 @@ export interface RowParts {
   perRow: Map<string, PerRowPart>;
   /** Footnote and endnote parts the body refers to. */
   notes: Map<string, { segments: Segment[] }>;
+  /** Whether a header or footer prints a page count: those get a copy per row, for the row's own count. */
+  countsPages: boolean;
   relId(id: string, row: number): string;
   copies(sheet: SheetData, rows: readonly number[], context: RowContext, settings: FillSettings): PackedEntry[];
 }
@@ -79,20 +84,25 @@ export function planRowParts(parts: readonly BatchPart[]): RowParts {
   const perRow = new Map<string, PerRowPart>();
   const notes = new Map<string, { segments: Segment[] }>();
   const relationships = byName.get(relationshipsName.toLowerCase());
+  let countsPages = false;
   for (const token of relationships ? tokenize(partText(relationships), relationshipsName) : []) {
     if ((token.kind !== 'empty' && token.kind !== 'open') || !/(^|:)Relationship$/.test(token.name)) continue;
     const [id, type, target] = ['Id', 'Type', 'Target'].map((name) => attribute(token.raw, name, relationshipsName));
     if (!id || !type || !target || attribute(token.raw, 'TargetMode', relationshipsName) === 'External') continue;
     const name = resolvePartTarget(folder, target);
     const part = byName.get(name.toLowerCase());
-    if (!part?.segments) {
+    // A header or footer without fields is shared by the rows, unless it prints a page count.
+    const pageCounting = part !== undefined && HEADER_OR_FOOTER.test(type) && hasPageCountField(partText(part));
+    countsPages ||= pageCounting;
+    const segments = part?.segments ?? (pageCounting ? [partText(part!)] : undefined);
+    if (!part || !segments) {
       if (part && NOTES.test(type)) notes.set(part.name, { segments: [partText(part)] });
       continue;
     }
-    if (NOTES.test(type)) notes.set(part.name, { segments: part.segments });
+    if (NOTES.test(type)) notes.set(part.name, { segments });
     else if (HEADER_OR_FOOTER.test(type)) {
       const entry = perRow.get(part.name) ?? {
-        segments: part.segments,
+        segments,
         contentType: types.get(part.name.toLowerCase()) ?? '',
         relationships: new Map(),
         ownRelationships: byName.get(relationshipsOf(part.name).toLowerCase())?.packed,
@@ -107,12 +117,13 @@ export function planRowParts(parts: readonly BatchPart[]): RowParts {
     relationshipsName,
     perRow,
     notes,
+    countsPages,
     relId: (id, row) => (row > 0 && perRowIds.has(id) ? `sheafRow${row}${id}` : id),
     copies(sheet, rows, context, settings) {
       const entries: PackedEntry[] = [];
       for (const [name, entry] of perRow) {
         const copy = copyName(name, context.row);
-        entries.push(packEntry(copy, encoder.encode(fillMarked(entry.segments, sheet, rows, context, settings.slots, settings.pictures?.part(copy))), settings.level));
+        entries.push(packEntry(copy, encoder.encode(fillMarked(entry.segments, sheet, rows, context, settings, settings.pictures?.part(copy))), settings.level));
         if (entry.ownRelationships) entries.push({ ...entry.ownRelationships, name: encoder.encode(relationshipsOf(copy)) });
       }
       return entries;
@@ -120,10 +131,12 @@ export function planRowParts(parts: readonly BatchPart[]): RowParts {
   };
 }
 
-function fillMarked(segments: readonly Segment[], sheet: SheetData, rows: readonly number[], context: RowContext, slots: readonly Slot[], pictures?: PictureWriter): string {
+function fillMarked(segments: readonly Segment[], sheet: SheetData, rows: readonly number[], context: RowContext, settings: FillSettings, pictures?: PictureWriter): string {
   const out: string[] = [];
   fillSegments(segments, sheet, rows[0]!, rows, out, pictures);
-  return renderMarked(out.join(''), slots, context);
+  const xml = renderMarked(out.join(''), settings.slots, context);
+  const count = settings.pageCount?.(context.row);
+  return count === undefined ? xml : withPageCount(xml, count);
 }
 
 /** A part of the batch other than the main document, for the whole batch. */
@@ -149,7 +162,7 @@ export function addRowParts(part: BatchPart, rowParts: RowParts, sheet: SheetDat
   }
   const perRow = rowParts.perRow.get(part.name);
   const first: RowContext = { row: 0, sections: 0, relId: (id) => id };
-  if (perRow) return packEntry(part.name, encoder.encode(fillMarked(perRow.segments, sheet, groups[0]!, first, settings.slots, pictures)), level);
+  if (perRow) return packEntry(part.name, encoder.encode(fillMarked(perRow.segments, sheet, groups[0]!, first, settings, pictures)), level);
   const notes = rowParts.notes.get(part.name);
   if (notes) return packEntry(part.name, encoder.encode(concatenatedNotes(notes.segments, sheet, groups, settings.spans.note, pictures)), level);
   if (!part.segments) return part.packed!;

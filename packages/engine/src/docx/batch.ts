@@ -11,6 +11,7 @@ import { concatBytes } from '../pdf/bytes.ts';
 import type { SheetData } from '../sheet/types.ts';
 import { idSpans, markRowElements, renderMarked, sectionSlot, type RowContext, type Slot } from './batch-ids.ts';
 import { addRowParts, partText, planRowParts, type BatchPart } from './batch-parts.ts';
+import { footnoteNumbering, hasPageCountField, withDocumentFootnoteNumbers, withPageCount } from './batch-numbering.ts';
 import { withMarkAtStart, withSectionAtEnd } from './batch-xml.ts';
 import { fillSegments, type Segment } from './compile.ts';
 import type { PictureLibrary } from './images.ts';
@@ -30,8 +31,20 @@ export function rowBookmarkName(index: number): string {
 /** ZIP entries a batch may have (no ZIP64 here): smaller batches for templates with many per-row headers. */
 const MAX_ENTRIES = 65_535;
 
+/** How a batch is filled for its conversion to PDF (batch-numbering.ts); without them, as a combined DOCX. */
+export interface BatchFillOptions {
+  /** Number each document's footnotes from the template's start (custom marks LibreOffice prints). */
+  documentFootnotes?: boolean;
+  /** Each document's page count (by group), printed by its NUMPAGES and SECTIONPAGES fields. */
+  pageCounts?: readonly number[];
+}
+
 export interface BatchPlan {
-  fill(sheet: SheetData, groups: readonly (readonly number[])[]): Uint8Array;
+  /** Whether the template prints a page count (NUMPAGES, SECTIONPAGES) in its body, headers or footers. */
+  readonly countsPages: boolean;
+  /** Whether the template's body has endnotes (LibreOffice prints a batch's endnotes after its last document). */
+  readonly hasEndnotes: boolean;
+  fill(sheet: SheetData, groups: readonly (readonly number[])[], options?: BatchFillOptions): Uint8Array;
 }
 
 interface MainDocument {
@@ -50,6 +63,9 @@ export function planBatch(parts: readonly BatchPart[], level: 0 | 2 | 6, picture
   const rowParts = planRowParts(parts);
   const main = parts.find((part) => part.name === rowParts.mainName)!;
   const mainSegments = main.segments ?? [partText(main)];
+  const mainText = partText(main);
+  const settings = parts.find((part) => /(^|\/)settings\.xml$/i.test(part.name));
+  const countsPages = hasPageCountField(mainText) || rowParts.countsPages;
   const perRowSegments = [...rowParts.perRow.values()].map((entry) => entry.segments);
   const notes = [...rowParts.notes.values()].map((entry) => entry.segments);
   const spans = idSpans([mainSegments, ...perRowSegments, ...notes]);
@@ -57,16 +73,22 @@ export function planBatch(parts: readonly BatchPart[], level: 0 | 2 | 6, picture
   const document = splitMain(mainSegments, slots, spans);
   for (const entry of rowParts.perRow.values()) entry.segments = markRowElements(entry.segments, slots, spans);
   const bookmarkBase = spans.bookmark;
+  const footnotes = footnoteNumbering(settings ? partText(settings) : '', mainText.slice(mainText.lastIndexOf('<w:sectPr')));
 
   return {
-    fill(sheet, groups) {
+    countsPages,
+    hasEndnotes: /<w:endnoteReference\b/.test(mainText),
+    fill(sheet, groups, options = {}) {
+      const { pageCounts } = options;
+      if (pageCounts && pageCounts.length !== groups.length) throw new RangeError(`${pageCounts.length} page counts for ${groups.length} documents`);
       if (groups.length === 0 || groups.some((rows) => rows.length === 0)) throw new SheafError('merge/no-rows');
       const copies = rowParts.perRow.size * 2 * (groups.length - 1);
       if (parts.length + copies > MAX_ENTRIES) throw new RangeError(`a batch of ${groups.length} rows needs more than ${MAX_ENTRIES} ZIP entries; make smaller batches`);
       const extra: PackedEntry[] = [];
       // Picture ids after every row's copy of the template's drawing ids (batch-ids.ts).
       const documentPictures = pictures?.newDocument(pictures.drawingSpan * groups.length, level);
-      const settings = { slots, spans, level, pictures: documentPictures };
+      const pageCount = pageCounts && ((row: number) => pageCounts[row]);
+      const fillSettings = { slots, spans, level, pictures: documentPictures, pageCount };
       const chunks: Uint8Array[] = [encoder.encode(document.prefix)];
       // The row's own id space: bookmarks of later rows start after every copied template bookmark.
       const sheafBookmarkId = (row: number) => bookmarkBase * groups.length + row;
@@ -75,16 +97,19 @@ export function planBatch(parts: readonly BatchPart[], level: 0 | 2 | 6, picture
         const out: string[] = [];
         fillSegments(document.body, sheet, rows[0]!, rows, out, documentPictures?.part(main.name));
         const id = sheafBookmarkId(row);
-        let body = withMarkAtStart(renderMarked(out.join(''), slots, context), `<w:bookmarkStart w:id="${id}" w:name="${rowBookmarkName(row)}"/><w:bookmarkEnd w:id="${id}"/>`);
+        let body = renderMarked(out.join(''), slots, context);
+        if (pageCounts) body = withPageCount(body, pageCounts[row]!);
+        if (options.documentFootnotes) body = withDocumentFootnoteNumbers(body, footnotes);
+        body = withMarkAtStart(body, `<w:bookmarkStart w:id="${id}" w:name="${rowBookmarkName(row)}"/><w:bookmarkEnd w:id="${id}"/>`);
         const section = document.finalSection(context);
         body = row < groups.length - 1 ? withSectionAtEnd(body, section) : body + section;
         chunks.push(encoder.encode(body));
-        if (row > 0) extra.push(...rowParts.copies(sheet, rows, context, settings));
+        if (row > 0) extra.push(...rowParts.copies(sheet, rows, context, fillSettings));
       });
       chunks.push(encoder.encode(document.suffix));
       const entries = parts.map((part) => {
         if (part.name === main.name) return packJoined(part.name, chunks, level);
-        return addRowParts(part, rowParts, sheet, groups, settings);
+        return addRowParts(part, rowParts, sheet, groups, fillSettings);
       });
       const all = [...entries, ...extra];
       return assembleZip(documentPictures ? documentPictures.finish(all) : all);

@@ -46,6 +46,14 @@ export interface WordBatch {
   /** One DOCX holding every document of the batch, each from a bookmark on a new page. */
   docx: Uint8Array;
   documents: WordBatchDocument[];
+  /**
+   * When the template prints page counts and the batch has several documents: the documents at
+   * `positions` as one DOCX (in that order), each one's NUMPAGES/SECTIONPAGES printing its entry of
+   * `pageCounts` (a guess, or the pages a conversion gave it). Convert this instead of `docx`.
+   */
+  countedDocx?: (positions: readonly number[], pageCounts: readonly number[]) => Uint8Array;
+  /** The document at `position` alone: LibreOffice counts its pages itself (when page counts do not settle). */
+  alone(position: number): Uint8Array;
 }
 
 export interface PreparedWordMerge {
@@ -57,8 +65,18 @@ export interface PreparedWordMerge {
   readonly issues: RowIssue[];
   /** DOCX output: the separate documents, made lazily, from `start` (a resumed merge). */
   documents(start?: number): Generator<OutputDocument>;
-  /** The combined document as DOCX (every document one after another, each from a new page). */
-  combinedDocx(): Uint8Array;
+  /**
+   * The combined document as DOCX (every document one after another, each from a new page). For PDF
+   * output each document numbers its footnotes from the start, and with `pageCounts` (by position)
+   * prints its own page count.
+   */
+  combinedDocx(pageCounts?: readonly number[]): Uint8Array;
+  /** Documents in the combined document (those not skipped). */
+  readonly combinedDocumentCount: number;
+  /** Whether the template prints a page count ("Page X of N"): its PDF output takes a second conversion (docs/word-templates.md). */
+  readonly countsPages: boolean;
+  /** Whether the template has endnotes: LibreOffice prints a batch's endnotes after its last document, so PDF batches hold one document. */
+  readonly hasEndnotes: boolean;
   /** PDF output: the separate documents in batches of `size` documents, from `start`. */
   batches(size: number, start?: number): Generator<WordBatch>;
   /** The passwords of document `index` (PDF output), or undefined. */
@@ -107,6 +125,10 @@ export function prepareWordMerge(input: WordMergeInput): PreparedWordMerge {
     for (let index = 0; index < start; index++) skipped(index);
   };
 
+  // Once: a second combined document (with page counts) reports no issue twice.
+  let kept: (readonly number[])[] | undefined;
+  const combinedGroups = () => (kept ??= groups.filter((_, index) => !skipped(index)));
+
   return {
     documentCount: groups.length,
     rowCount: rows.length,
@@ -121,7 +143,16 @@ export function prepareWordMerge(input: WordMergeInput): PreparedWordMerge {
         yield { ...describe(index), chunks: [bytes], byteLength: bytes.length, sharedPrefixChunks: 0 };
       }
     },
-    combinedDocx: () => prepared.fillBatch(sheet, groups.filter((_, index) => !skipped(index))),
+    combinedDocx: (pageCounts) => prepared.fillBatch(sheet, combinedGroups(), { documentFootnotes: input.output === 'pdf', pageCounts }),
+    get combinedDocumentCount() {
+      return combinedGroups().length;
+    },
+    get countsPages() {
+      return prepared.batchTraits().countsPages;
+    },
+    get hasEndnotes() {
+      return prepared.batchTraits().hasEndnotes;
+    },
     *batches(size, start = 0) {
       reportBefore(start);
       for (let first = start; first < groups.length; first += size) {
@@ -129,7 +160,19 @@ export function prepareWordMerge(input: WordMergeInput): PreparedWordMerge {
         const documents: WordBatchDocument[] = [];
         for (let index = first; index < last; index++) if (!skipped(index)) documents.push(describe(index));
         if (documents.length === 0) continue;
-        yield { docx: prepared.fillBatch(sheet, documents.map((document) => groups[document.index]!)), documents };
+        const batchGroups = documents.map((document) => groups[document.index]!);
+        const fill = (positions: readonly number[], pageCounts?: readonly number[]) =>
+          prepared.fillBatch(sheet, positions.map((position) => batchGroups[position]!), { documentFootnotes: true, pageCounts });
+        const countedDocx = prepared.batchTraits().countsPages && documents.length > 1 ? fill : undefined;
+        let docx: Uint8Array | undefined;
+        yield {
+          get docx() {
+            return (docx ??= fill(batchGroups.map((_, position) => position)));
+          },
+          documents,
+          countedDocx,
+          alone: (position) => fill([position]),
+        };
       }
     },
     passwords: (index) => passwords?.(groups[index]![0]!),

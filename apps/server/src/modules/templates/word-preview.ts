@@ -41,5 +41,7 @@ export async function previewWordTemplate(ctx: AppContext, ownerId: string, row:
   const docx = await readTemplatePdf(ctx, row);
   const { prepareWordMerge } = await import('@sheaf/engine');
   const merge = prepareWordMerge({ template: docx, sheet, output: 'pdf', isCombinedOutput: true });
-  return ctx.office.toPdf(merge.combinedDocx());
+  // As the combined PDF of a merge prints it: each row's own "Page X of N" and footnote numbers.
+  const { wordCombined } = await import('../../merge-output/word-documents.ts');
+  return wordCombined(merge, (bytes) => ctx.office.toPdf(bytes));
 }

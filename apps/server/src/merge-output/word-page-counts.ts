@@ -1,0 +1,77 @@
+/**
+ * PDF output of a Word template that prints page counts ("Page X of N"; docs/word-templates.md#pdf-output-in-batches):
+ * LibreOffice counts NUMPAGES over a whole batch, so each document's count is written in as text
+ * (the engine's `countedDocx`) and checked against the pages the conversion gave it. The count
+ * written first is a guess, the most common count of the merge's previous batch (1 at first): a
+ * document whose pages match it is done in one conversion; the others are converted again, as a
+ * smaller batch, with the count they took. A count that still differs (a count changing the layout it
+ * is printed in) has its document converted alone, where LibreOffice's own count is the document's.
+ */
+import type { BatchPdf, PreparedWordMerge, WordBatch } from '@sheaf/engine';
+
+/** A DOCX as PDF: `OfficeConverter.toPdf` (adapters/office), passed in so no process is started here. */
+export type DocxToPdf = (docx: Uint8Array) => Promise<Uint8Array>;
+
+/** Conversions with counts written in before a document whose count still differs is converted alone. */
+const COUNTED_CONVERSIONS = 3;
+
+/** The page count a merge writes first: what most documents of its last batch had. */
+export interface PageCountGuess {
+  pages: number;
+}
+
+const pageCounts = (pdf: BatchPdf) => pdf.ranges.map((range) => range.last - range.first + 1);
+
+/** The most frequent of `counts` (the smaller on a tie). */
+function mostCommon(counts: readonly number[]): number {
+  const tally = new Map<number, number>();
+  for (const count of counts) tally.set(count, (tally.get(count) ?? 0) + 1);
+  return [...tally].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0];
+}
+
+/** The PDF of each document of `batch`, in order, each with its own page count. */
+export async function batchDocumentPdfs(batch: WordBatch, toPdf: DocxToPdf, guess: PageCountGuess = { pages: 1 }): Promise<Uint8Array[]> {
+  const { openBatchPdf } = await import('@sheaf/engine');
+  const count = batch.documents.length;
+  if (!batch.countedDocx) {
+    const parts = await openBatchPdf(await toPdf(batch.docx), count);
+    return batch.documents.map((_, position) => parts.document(position));
+  }
+  const pdfs: Uint8Array[] = [];
+  const written = batch.documents.map(() => guess.pages);
+  const pages: number[] = [];
+  let pending = batch.documents.map((_, position) => position);
+  for (let conversion = 0; conversion < COUNTED_CONVERSIONS && pending.length > 0; conversion++) {
+    const parts = await openBatchPdf(await toPdf(batch.countedDocx(pending, pending.map((position) => written[position]!))), pending.length);
+    const counts = pageCounts(parts);
+    const next: number[] = [];
+    pending.forEach((position, index) => {
+      pages[position] = counts[index]!;
+      if (counts[index] === written[position]) pdfs[position] = parts.document(index);
+      else {
+        written[position] = counts[index]!;
+        next.push(position);
+      }
+    });
+    pending = next;
+  }
+  for (const position of pending) pdfs[position] = (await openBatchPdf(await toPdf(batch.alone(position)), 1)).document(0);
+  guess.pages = mostCommon(pages);
+  return pdfs;
+}
+
+/** The combined PDF, each document printing its own page count (converted again with the counts it took until they settle). */
+export async function combinedPdf(merge: PreparedWordMerge, toPdf: DocxToPdf): Promise<Uint8Array> {
+  const count = merge.combinedDocumentCount;
+  if (!merge.countsPages || count < 2) return toPdf(merge.combinedDocx());
+  const { openBatchPdf } = await import('@sheaf/engine');
+  let written = Array.from({ length: count }, () => 1);
+  let pdf = await toPdf(merge.combinedDocx(written));
+  for (let conversion = 1; conversion < COUNTED_CONVERSIONS; conversion++) {
+    const counts = pageCounts(await openBatchPdf(pdf, count));
+    if (counts.every((pages, index) => pages === written[index])) break;
+    written = counts;
+    pdf = await toPdf(merge.combinedDocx(written));
+  }
+  return pdf;
+}
