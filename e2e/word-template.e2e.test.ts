@@ -1,8 +1,9 @@
 /**
  * A Word template through the built app as a person uses it (docs/word-templates.md): upload a DOCX
  * at step 1, see its printed pages at step 2, attach a CSV at step 3, come back to step 2, find the
- * greeting with the search, insert two fields from the headings at the cursor, save (the pages are
- * printed again), preview real rows, then generate PDFs and DOCX files at step 4 and read each
+ * greeting with the search, insert two fields from the headings at the cursor, reword the closing
+ * sentence with the keyboard (delete a word, type two, undo and redo), save (the pages are printed
+ * again), preview real rows, then generate PDFs and DOCX files at step 4 and read each
  * document back. Axe checks the editor and step 4. Screenshots: e2e/screenshots/word-*.png.
  * The steps run in order on one page; once one fails, the later ones are skipped.
  */
@@ -46,7 +47,8 @@ async function shot(name: string): Promise<void> {
 }
 
 const bar = () => page.getByRole('navigation', { name: 'Wizard navigation' });
-const greeting = () => page.getByTestId('word-paragraph').first();
+const paragraphText = (index: number) => page.getByTestId('word-paragraph').nth(index).textContent();
+const documentText = () => page.getByRole('textbox', { name: 'Document text' });
 const printedPage = () => page.getByRole('img', { name: 'Page 1 as printed' });
 
 /** Generates with the current options and downloads the result from the completed view. */
@@ -66,7 +68,7 @@ describe('a Word template in the browser', { timeout: 180_000 }, () => {
     await page.getByRole('heading', { name: 'Edit the Word document' }).waitFor();
     expect(page.url()).toMatch(/\/wizard\/[A-Za-z0-9]{20}\?step=2$/);
     await printedPage().waitFor();
-    expect(await greeting().getAttribute('aria-label')).toBe('Paragraph 1: Dear  ,');
+    expect(await paragraphText(0)).toBe('Dear  ,');
     // No sheet yet: a field can be typed by name; the cursor must be placed first.
     await page.getByTestId('word-no-caret').waitFor();
     await shot('word-1-editor-empty');
@@ -82,7 +84,7 @@ describe('a Word template in the browser', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Insert {{First}} at the cursor' }).waitFor();
   });
 
-  it('finds the greeting, inserts {{First}} and {{Last}} at the cursor and saves; the pages are printed again', async () => {
+  it('finds the greeting and inserts {{First}} and {{Last}} at the cursor', async () => {
     const search = page.getByLabel('Search the text');
     await search.fill('dear ');
     await page.getByTestId('word-search-count').getByText('1 match').waitFor();
@@ -90,16 +92,52 @@ describe('a Word template in the browser', { timeout: 180_000 }, () => {
     await search.press('Enter');
     await page.getByTestId('word-caret').waitFor();
     await page.getByRole('button', { name: 'Insert {{First}} at the cursor' }).click();
-    await expect.poll(() => greeting().getAttribute('aria-label')).toBe('Paragraph 1: Dear {{First}} ,');
+    await expect.poll(() => paragraphText(0)).toBe('Dear {{First}} ,');
     // The arrow key moves the cursor past the second space.
-    await greeting().focus();
+    await documentText().focus();
     await page.keyboard.press('ArrowRight');
     await page.getByRole('button', { name: 'Insert {{Last}} at the cursor' }).click();
-    await expect.poll(() => greeting().getAttribute('aria-label')).toBe('Paragraph 1: Dear {{First}} {{Last}},');
+    await expect.poll(() => paragraphText(0)).toBe('Dear {{First}} {{Last}},');
     await page.getByTestId('word-save-state').getByText('Unsaved changes').waitFor();
     await page.getByTestId('word-pages-stale').waitFor();
     await search.fill('');
     await shot('word-2-editor-fields');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('rewords the closing sentence with the keyboard alone (deletes a word, types two, undoes and redoes) and saves; the pages are printed again', async () => {
+    // From the greeting, Down goes to the closing sentence and End to its end.
+    await documentText().focus();
+    await page.keyboard.press('ArrowDown');
+    // A screen reader hears the paragraph the cursor went to.
+    await page.getByTestId('word-reading').getByText('Thank you for your order.').waitFor();
+    await page.keyboard.press('End');
+    for (let index = 0; index < 'order.'.length; index++) await page.keyboard.press('Backspace');
+    await expect.poll(() => paragraphText(1)).toBe('Thank you for your ');
+    await page.keyboard.type('prompt payment.');
+    await expect.poll(() => paragraphText(1)).toBe('Thank you for your prompt payment.');
+    // Undo takes back the last word typed; redo types it again.
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => paragraphText(1)).toBe('Thank you for your prompt');
+    await page.getByTestId('word-announcement').getByText('Undone.').waitFor();
+    await page.keyboard.press('Control+y');
+    await expect.poll(() => paragraphText(1)).toBe('Thank you for your prompt payment.');
+    // Backspace at the greeting's end takes {{Last}} as a whole; undo brings it back.
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('End');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('Backspace');
+    await expect.poll(() => paragraphText(0)).toBe('Dear {{First}} ,');
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => paragraphText(0)).toBe('Dear {{First}} {{Last}},');
+    // Shift with End selects to the paragraph's end; Escape lets the selection go.
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Shift+End');
+    await expect.poll(() => page.locator('[data-selected]').allTextContents()).toEqual(['Thank you for your prompt payment.']);
+    await shot('word-2b-editor-typing');
+    await page.keyboard.press('Escape');
+    await page.locator('[data-selected]').first().waitFor({ state: 'detached' });
     expect(await seriousViolations(page)).toEqual([]);
 
     const reprinted = page.waitForResponse((response) => response.url().includes('/printed') && response.status() === 200);
@@ -137,6 +175,8 @@ describe('a Word template in the browser', { timeout: 180_000 }, () => {
     for (const [index, row] of ROWS.entries()) {
       const text = (await pdfText(files.find((file) => path.basename(file) === `document-${index + 2}.pdf`)!)).replace(/\s+/g, ' ');
       expect(text).toContain(`Dear ${row.first} ${row.last},`);
+      expect(text).toContain('Thank you for your prompt payment.');
+      expect(text).not.toContain('order');
       for (const other of ROWS.filter((candidate) => candidate !== row)) expect(text).not.toContain(other.first);
     }
   });
@@ -153,6 +193,7 @@ describe('a Word template in the browser', { timeout: 180_000 }, () => {
       const parts = unzipSync(await readFile(files.find((file) => path.basename(file) === `document-${index + 2}.docx`)!));
       const xml = strFromU8(parts['word/document.xml']!);
       expect(xml.replace(/<[^>]+>/g, '')).toContain(`Dear ${row.first} ${row.last},`);
+      expect(xml.replace(/<[^>]+>/g, '')).toContain('Thank you for your prompt payment.');
       // The fields took the greeting's bold Georgia.
       expect(xml).toMatch(new RegExp(`<w:r>(?:(?!</w:r>).)*<w:b/>(?:(?!</w:r>).)*>${row.first}<`));
     }

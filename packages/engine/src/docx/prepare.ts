@@ -9,13 +9,14 @@ import { readDocxParts, type DocxPart } from './archive.ts';
 import { compileEdits, fillSegments, hasHoles, hasPictures, type ColumnResolver, type DocxField, type Segment } from './compile.ts';
 import { PictureLibrary, maxDrawingId, withPictureContentTypes } from './images.ts';
 import { isMacroPart, withoutMacroReferences } from './macros.ts';
-import { planBatch, type BatchPlan } from './batch.ts';
+import { planBatch, type BatchFillOptions, type BatchPlan } from './batch.ts';
 import { partText } from './batch-parts.ts';
 import { assembleZip, packEntry, type PackedEntry } from './pack.ts';
 import { analysePart } from './structure.ts';
 import { markTags } from './tags.ts';
 import { attribute, notDocx, tokenize } from './xml.ts';
 import { withWatermark } from './watermark.ts';
+import { checkWellFormed } from './well-formed.ts';
 
 export interface DocxOptions {
   /** BCP 47 locale of MERGEFIELD date and number switches (month names, separators); default en-US. */
@@ -42,7 +43,9 @@ export interface PreparedDocx {
    * Many documents in one DOCX, for one conversion to PDF (batch.ts): group k's document starts a new
    * page section with the bookmark `SheafRow<k>`, which pdf/split.ts cuts the PDF at.
    */
-  fillBatch(sheet: SheetData, groups: readonly (readonly number[])[]): Uint8Array;
+  fillBatch(sheet: SheetData, groups: readonly (readonly number[])[], options?: BatchFillOptions): Uint8Array;
+  /** What a batch of this template needs for each document's own numbers in PDF (batch.ts). */
+  batchTraits(): Pick<BatchPlan, 'countsPages' | 'hasEndnotes'>;
 }
 
 /** Content types of the parts a person writes text in. */
@@ -92,9 +95,13 @@ export function prepareDocx(template: Uint8Array, headers: readonly string[], op
       });
       return assembleZip(documentPictures ? documentPictures.finish(entries) : entries);
     },
-    fillBatch(sheet, groups) {
+    fillBatch(sheet, groups, batchOptions) {
       batch ??= planBatch(programs, level, pictures);
-      return batch.fill(sheet, groups);
+      return batch.fill(sheet, groups, batchOptions);
+    },
+    batchTraits() {
+      batch ??= planBatch(programs, level, pictures);
+      return { countsPages: batch.countsPages, hasEndnotes: batch.hasEndnotes };
     },
   };
 }
@@ -161,7 +168,9 @@ function compileParts(template: Uint8Array, options: DocxOptions, resolve: Colum
     }
     const text = xmlText(part);
     drawingSpan = Math.max(drawingSpan, maxDrawingId(text) + 1);
-    const edits = analysePart(tokenize(text, part.name), part.name, locale);
+    const tokens = tokenize(text, part.name);
+    checkWellFormed(tokens, part.name);
+    const edits = analysePart(tokens, part.name, locale);
     markTags(edits);
     const segments = compileEdits(edits, resolve);
     return hasHoles(segments) ? { name: part.name, segments } : { name: part.name, packed: packEntry(part.name, part.data, 6) };

@@ -1,167 +1,189 @@
 /**
- * The document's text, paragraph by paragraph (body, then headers and footers): a click puts the
- * cursor where the field will go; a focused paragraph moves it with the arrow keys, Home and End, and
- * Up and Down go to the paragraph before or after. Search hits are marked; Next and Previous move the
- * cursor to the end of a hit.
+ * The document's text, paragraph by paragraph (body, headers, footers, notes), as one multi-line
+ * textbox: a click places the cursor (a drag or Shift selects), keys type, delete, start paragraphs,
+ * move and select, Ctrl+Z / Ctrl+Y undo and redo; paste takes plain text, copy and cut give it. The
+ * edits themselves are commands for the parent to apply (editCommands.ts). Search hits are marked.
  */
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
-import { Box, IconButton, InputAdornment, ListSubheader, Stack, TextField, Tooltip, Typography } from '@mui/material';
-import KeyboardArrowDownIcon from '@mui/icons-material/KeyboardArrowDown';
-import KeyboardArrowUpIcon from '@mui/icons-material/KeyboardArrowUp';
-import SearchIcon from '@mui/icons-material/Search';
+import { useEffect, useId, useMemo, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import { Box, Stack, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import type { Caret, Paragraph, SearchHit } from './docxModel.ts';
+import DocumentSearch from './DocumentSearch.tsx';
+import { collapsed, cursorAt, type EditCommand, type TextSelection } from './editCommands.ts';
+import ParagraphLine from './ParagraphLine.tsx';
+import { outsideFields, stepOffset } from './textEdits.ts';
 
 interface DocumentTextProps {
   paragraphs: Paragraph[];
-  caret: Caret | null;
-  onCaret: (caret: Caret) => void;
+  selection: TextSelection | null;
+  onSelection: (selection: TextSelection) => void;
+  onCommand: (command: EditCommand) => void;
+  /** The selected text, for Copy and Cut. */
+  selectedText: (selection: TextSelection) => string;
   search: (query: string) => SearchHit[];
+  /** Id of the heading that names the text. */
+  labelledBy: string;
 }
 
-const partKind = (part: string) => (part.includes('header') ? 'header' : part.includes('footer') ? 'footer' : 'body');
+const partKind = (part: string) => /word\/(header|footer|footnotes|endnotes)/.exec(part)?.[1] ?? 'body';
 
-/** The text with the hits marked and the cursor drawn (a zero-width bar that adds no characters). */
-function pieces(text: string, hits: SearchHit[], caret: number | null): ReactNode[] {
-  const stops = new Set<number>([0, text.length, ...hits.flatMap((hit) => [hit.offset, hit.offset + hit.length])]);
-  if (caret !== null) stops.add(caret);
-  const sorted = [...stops].sort((a, b) => a - b);
-  const out: ReactNode[] = [];
-  for (let index = 0; index < sorted.length; index++) {
-    const at = sorted[index]!;
-    if (caret === at) out.push(<Box key={`caret-${at}`} component="span" data-testid="word-caret" aria-hidden sx={{ borderLeft: 2, borderColor: 'primary.main', mx: '-1px', animation: 'none' }} />);
-    const next = sorted[index + 1];
-    if (next === undefined || next === at) continue;
-    const slice = text.slice(at, next);
-    const marked = hits.some((hit) => at >= hit.offset && next <= hit.offset + hit.length);
-    out.push(marked ? <Box key={at} component="mark" sx={{ bgcolor: 'warning.light', color: 'inherit' }}>{slice}</Box> : <span key={at}>{slice}</span>);
-  }
-  return out;
-}
-
-/** The character offset of a click: the text from the paragraph's start to where the browser put the selection. */
-function clickOffset(element: HTMLElement): number | null {
-  const selection = window.getSelection();
-  if (!selection || selection.rangeCount === 0 || !element.contains(selection.anchorNode)) return null;
+/** The character offset of a DOM point inside a paragraph's element. */
+function offsetIn(element: HTMLElement, node: Node, offset: number): number {
   const range = document.createRange();
   range.setStart(element, 0);
-  range.setEnd(selection.anchorNode!, selection.anchorOffset);
+  range.setEnd(node, offset);
   return range.toString().length;
 }
 
-export default function DocumentText({ paragraphs, caret, onCaret, search }: DocumentTextProps) {
+export default function DocumentText({ paragraphs, selection, onSelection, onCommand, selectedText, search, labelledBy }: DocumentTextProps) {
   const { t } = useTranslation('editor');
+  const hintId = useId();
   const [query, setQuery] = useState('');
-  const [current, setCurrent] = useState(0);
   const hits = useMemo(() => (query.trim() ? search(query) : []), [query, search]);
   const refs = useRef(new Map<string, HTMLElement>());
-  const lastFocused = useRef<string | null>(null);
+  // What a screen reader hears when the keyboard takes the cursor to another paragraph: its text.
+  const [reading, setReading] = useState('');
+  const byId = useMemo(() => new Map(paragraphs.map((paragraph, index) => [paragraph.id, { paragraph, index }])), [paragraphs]);
 
-  // A moved cursor stays in view and keeps the keyboard in its paragraph.
+  // The cursor stays in view.
+  const focusId = selection?.focus.paragraphId;
   useEffect(() => {
-    if (!caret) return;
-    const element = refs.current.get(caret.paragraphId);
-    element?.scrollIntoView?.({ block: 'nearest' });
-    if (lastFocused.current === caret.paragraphId && document.activeElement !== element) element?.focus();
-  }, [caret]);
+    if (focusId) refs.current.get(focusId)?.scrollIntoView?.({ block: 'nearest' });
+  }, [focusId, selection]);
 
-  const goToHit = (index: number) => {
-    if (hits.length === 0) return;
-    const wrapped = (index + hits.length) % hits.length;
-    setCurrent(wrapped);
-    const hit = hits[wrapped]!;
-    onCaret({ paragraphId: hit.paragraphId, offset: hit.offset + hit.length });
+  /** The selection's ends in reading order, as [paragraph index, offset]. */
+  const range = useMemo(() => {
+    if (!selection || collapsed(selection)) return null;
+    const at = (caret: Caret) => [byId.get(caret.paragraphId)?.index ?? -1, caret.offset] as const;
+    const [a, b] = [at(selection.anchor), at(selection.focus)];
+    return a[0] < b[0] || (a[0] === b[0] && a[1] <= b[1]) ? [a, b] : [b, a];
+  }, [selection, byId]);
+
+  const caretIn = (index: number, offset: number): Caret => {
+    const paragraph = paragraphs[index]!;
+    return { paragraphId: paragraph.id, offset: outsideFields(paragraph.text, Math.max(0, Math.min(offset, paragraph.text.length))) };
   };
 
-  const onKeyDown = (event: KeyboardEvent, paragraph: Paragraph, index: number) => {
-    const offset = caret?.paragraphId === paragraph.id ? caret.offset : paragraph.text.length;
-    const move = (target: Paragraph | undefined, to: number) => {
-      if (!target) return;
+  /** Where a movement key takes the cursor from `from`. */
+  const moved = (key: string, from: Caret): Caret | null => {
+    const found = byId.get(from.paragraphId);
+    if (!found) return null;
+    const { paragraph, index } = found;
+    const previous = paragraphs[index - 1];
+    const next = paragraphs[index + 1];
+    if (key === 'ArrowLeft') return from.offset > 0 ? caretIn(index, stepOffset(paragraph.text, from.offset, -1)) : previous ? caretIn(index - 1, previous.text.length) : from;
+    if (key === 'ArrowRight') return from.offset < paragraph.text.length ? caretIn(index, stepOffset(paragraph.text, from.offset, 1)) : next ? caretIn(index + 1, 0) : from;
+    if (key === 'Home') return caretIn(index, 0);
+    if (key === 'End') return caretIn(index, paragraph.text.length);
+    if (key === 'ArrowUp') return previous ? caretIn(index - 1, from.offset) : from;
+    if (key === 'ArrowDown') return next ? caretIn(index + 1, from.offset) : from;
+    return null;
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (paragraphs.length === 0) return;
+    const current = selection ?? cursorAt(caretIn(0, 0));
+    const command = (next: EditCommand) => {
       event.preventDefault();
-      lastFocused.current = target.id;
-      onCaret({ paragraphId: target.id, offset: Math.max(0, Math.min(to, target.text.length)) });
+      onCommand(next);
     };
-    if (event.key === 'ArrowLeft') move(paragraph, offset - 1);
-    else if (event.key === 'ArrowRight') move(paragraph, offset + 1);
-    else if (event.key === 'Home') move(paragraph, 0);
-    else if (event.key === 'End') move(paragraph, paragraph.text.length);
-    else if (event.key === 'ArrowUp') move(paragraphs[index - 1], offset);
-    else if (event.key === 'ArrowDown') move(paragraphs[index + 1], offset);
+    if ((event.ctrlKey || event.metaKey) && !event.altKey) {
+      const key = event.key.toLowerCase();
+      if (key === 'z') command({ kind: event.shiftKey ? 'redo' : 'undo' });
+      else if (key === 'y') command({ kind: 'redo' });
+      // Anything else (save, copy, paste) is the page's or the browser's.
+      return;
+    }
+    if (event.altKey) return;
+    const target = moved(event.key, current.focus);
+    if (target) {
+      event.preventDefault();
+      if (target.paragraphId !== current.focus.paragraphId) setReading(byId.get(target.paragraphId)?.paragraph.text || t('word.emptyParagraph'));
+      onSelection(event.shiftKey ? { anchor: current.anchor, focus: target } : cursorAt(target));
+    } else if (event.key === 'Escape' && !collapsed(current)) {
+      event.preventDefault();
+      onSelection(cursorAt(current.focus));
+    } else if (event.key === 'Backspace') command({ kind: 'backspace' });
+    else if (event.key === 'Delete') command({ kind: 'delete' });
+    else if (event.key === 'Enter') command({ kind: 'enter' });
+    else if ([...event.key].length === 1) command({ kind: 'type', text: event.key });
   };
 
-  const onClick = (event: MouseEvent<HTMLElement>, paragraph: Paragraph) => {
-    lastFocused.current = paragraph.id;
-    const offset = paragraph.text === '' ? 0 : clickOffset(event.currentTarget);
-    onCaret({ paragraphId: paragraph.id, offset: offset ?? paragraph.text.length });
+  /** The cursor (or the selection a drag made) where the mouse was let go. */
+  const onMouseUp = (shift: boolean) => {
+    const native = window.getSelection();
+    if (!native || native.rangeCount === 0) return;
+    const caretOf = (node: Node | null, offset: number): Caret | null => {
+      const element = (node instanceof Element ? node : node?.parentElement)?.closest<HTMLElement>('[data-paragraph-id]');
+      const found = element ? byId.get(element.dataset.paragraphId!) : undefined;
+      if (!element || !found) return null;
+      return caretIn(found.index, found.paragraph.text === '' ? 0 : offsetIn(element, node!, offset));
+    };
+    const focus = caretOf(native.focusNode, native.focusOffset);
+    if (!focus) return;
+    const anchor = shift && selection ? selection.anchor : caretOf(native.anchorNode, native.anchorOffset) ?? focus;
+    native.removeAllRanges();
+    onSelection({ anchor, focus });
+  };
+
+  const onCopy = (event: ClipboardEvent<HTMLElement>, cut: boolean) => {
+    if (!selection || collapsed(selection)) return;
+    event.preventDefault();
+    event.clipboardData.setData('text/plain', selectedText(selection));
+    if (cut) onCommand({ kind: 'delete' });
   };
 
   const hitsOf = (id: string) => hits.filter((hit) => hit.paragraphId === id);
-  // A part's first paragraph carries the part's heading (Body, Header, Footer).
+  // A part's first paragraph carries the part's heading (Body, Header, Footer, Footnotes, Endnotes).
   const startsPart = paragraphs.map((paragraph, index) => index === 0 || partKind(paragraphs[index - 1]!.part) !== partKind(paragraph.part));
   return (
     <Stack spacing={1} sx={{ minHeight: 0 }}>
-      <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
-        <TextField
-          size="small"
-          fullWidth
-          label={t('word.searchLabel')}
-          value={query}
-          onChange={(event) => {
-            setQuery(event.target.value);
-            setCurrent(0);
-          }}
-          onKeyDown={(event) => {
-            if (event.key === 'Enter') {
-              event.preventDefault();
-              goToHit(event.shiftKey ? current - 1 : current + (caret ? 1 : 0));
-            }
-          }}
-          slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> } }}
-        />
-        <Tooltip title={t('word.previous')}>
-          <span><IconButton aria-label={t('word.previous')} disabled={hits.length === 0} onClick={() => goToHit(current - 1)}><KeyboardArrowUpIcon /></IconButton></span>
-        </Tooltip>
-        <Tooltip title={t('word.next')}>
-          <span><IconButton aria-label={t('word.next')} disabled={hits.length === 0} onClick={() => goToHit(current + 1)}><KeyboardArrowDownIcon /></IconButton></span>
-        </Tooltip>
-      </Stack>
-      {query.trim() && (
-        <Typography variant="body2" color="text.secondary" role="status" data-testid="word-search-count">
-          {hits.length === 0 ? t('word.searchNone') : t('word.searchCount', { count: hits.length })}
-        </Typography>
-      )}
-      <Typography variant="body2" color="text.secondary">{t('word.caretHint')}</Typography>
-      <Box component="section" aria-label={t('word.textTitle')} sx={{ border: 1, borderColor: 'divider', borderRadius: 1, overflow: 'auto', maxHeight: '60vh', bgcolor: 'background.paper' }}>
+      <DocumentSearch query={query} onQuery={setQuery} hits={hits} hasCaret={selection !== null} onGoTo={(hit) => onSelection(cursorAt(caretIn(byId.get(hit.paragraphId)!.index, hit.offset + hit.length)))} />
+      <Typography variant="body2" color="text.secondary" id={hintId}>{t('word.caretHint')}</Typography>
+      <Box aria-live="polite" data-testid="word-reading" sx={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }}>{reading}</Box>
+      <Box
+        role="textbox"
+        aria-multiline="true"
+        aria-labelledby={labelledBy}
+        aria-describedby={hintId}
+        tabIndex={0}
+        data-testid="word-text"
+        onKeyDown={onKeyDown}
+        onFocus={() => {
+          if (!selection && paragraphs.length > 0) onSelection(cursorAt(caretIn(0, 0)));
+        }}
+        onMouseUp={(event) => onMouseUp(event.shiftKey)}
+        onPaste={(event) => {
+          event.preventDefault();
+          const text = event.clipboardData.getData('text/plain');
+          if (text) onCommand({ kind: 'type', text });
+        }}
+        onCopy={(event) => onCopy(event, false)}
+        onCut={(event) => onCopy(event, true)}
+        sx={{
+          border: 1, borderColor: 'divider', borderRadius: 1, overflow: 'auto', maxHeight: '60vh', bgcolor: 'background.paper', cursor: 'text',
+          '&:focus-visible': { outline: 2, outlineColor: 'primary.main', outlineOffset: -2 },
+        }}
+      >
         {paragraphs.map((paragraph, index) => {
-          const kind = partKind(paragraph.part);
-          const heading = startsPart[index] ? <ListSubheader component="h3" sx={{ lineHeight: 2.5 }}>{t(`word.parts.${kind}`)}</ListSubheader> : null;
-          const own = caret?.paragraphId === paragraph.id ? caret.offset : null;
+          const own = selection?.focus.paragraphId === paragraph.id ? selection.focus.offset : null;
+          const selected = range && index >= range[0][0] && index <= range[1][0]
+            ? [index === range[0][0] ? range[0][1] : 0, index === range[1][0] ? range[1][1] : paragraph.text.length] as const : null;
           return (
-            <Box key={paragraph.id}>
-              {heading}
-              <Box
-                ref={(element: HTMLElement | null) => {
-                  if (element) refs.current.set(paragraph.id, element);
-                  else refs.current.delete(paragraph.id);
-                }}
-                role="button"
-                tabIndex={0}
-                data-testid="word-paragraph"
-                aria-label={t('word.paragraphLabel', { number: index + 1, text: paragraph.text || t('word.emptyParagraph') })}
-                aria-current={own !== null ? 'true' : undefined}
-                onClick={(event: MouseEvent<HTMLElement>) => onClick(event, paragraph)}
-                onKeyDown={(event: KeyboardEvent) => onKeyDown(event, paragraph, index)}
-                sx={{
-                  px: 1.5, py: 0.75, whiteSpace: 'pre-wrap', cursor: 'text', minHeight: 32, borderLeft: 3,
-                  borderColor: own !== null ? 'primary.main' : 'transparent', pl: paragraph.inTable ? 3 : 1.5,
-                  '&:hover': { bgcolor: 'action.hover' }, '&:focus-visible': { outline: 2, outlineColor: 'primary.main', outlineOffset: -2 },
-                }}
-              >
-                {paragraph.text === ''
-                  ? <>{own !== null && pieces('', [], 0)}<Typography component="span" variant="body2" color="text.secondary" aria-hidden>{t('word.emptyParagraph')}</Typography></>
-                  : pieces(paragraph.text, hitsOf(paragraph.id), own)}
-              </Box>
-            </Box>
+            <ParagraphLine
+              key={paragraph.id}
+              paragraph={paragraph}
+              heading={startsPart[index] ? t(`word.parts.${partKind(paragraph.part)}`) : null}
+              caret={own}
+              selectedFrom={selected?.[0] ?? null}
+              selectedTo={selected?.[1] ?? null}
+              hits={hitsOf(paragraph.id)}
+              emptyLabel={t('word.emptyParagraph')}
+              elementRef={(element) => {
+                if (element) refs.current.set(paragraph.id, element);
+                else refs.current.delete(paragraph.id);
+              }}
+            />
           );
         })}
       </Box>

@@ -1,12 +1,14 @@
 /**
  * Step 2 for a Word template (docs/word-templates.md#editing-in-the-browser): the pages as they print
- * on one side; on the other the document's text, where the user places the cursor, searches, and
- * inserts the spreadsheet's headings as {{Heading}} fields. Save (or Ctrl/Cmd+S, or leaving the step)
+ * on one side; on the other the document's text, where the user types, deletes, searches, and
+ * inserts the spreadsheet's headings as {{Heading}} fields, with undo and redo. Save (or Ctrl/Cmd+S, or leaving the step)
  * sends the DOCX; the printed pages follow the saved version. Preview fills real rows on the server.
  */
 import { useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
-import { Alert, Box, Button, Chip, CircularProgress, Grid, Stack, Tooltip, Typography } from '@mui/material';
+import { Alert, Box, Button, Chip, CircularProgress, Grid, IconButton, Stack, Tooltip, Typography } from '@mui/material';
+import RedoIcon from '@mui/icons-material/Redo';
 import SaveIcon from '@mui/icons-material/SaveOutlined';
+import UndoIcon from '@mui/icons-material/Undo';
 import VisibilityIcon from '@mui/icons-material/VisibilityOutlined';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -19,7 +21,8 @@ import { openTemplate, setPreviewOpen } from '../editor/editorSlice.ts';
 import PreviewDialog from '../editor/PreviewDialog.tsx';
 import UnsavedChangesGuard from '../editor/UnsavedChangesGuard.tsx';
 import DocumentText from './DocumentText.tsx';
-import { insertText, listParagraphs, openDocx, searchText, type Caret, type WordDocument } from './docxModel.ts';
+import { insertText, listParagraphs, openDocx, searchText, type WordDocument } from './docxModel.ts';
+import { applyCommand, cursorAt, selectedText, type EditCommand, type TextSelection } from './editCommands.ts';
 import FieldList from './FieldList.tsx';
 import PrintedPages from './PrintedPages.tsx';
 import { markWordEdited, openedWordDocument, saveWordEdits, setWordDocument, useWordEdits } from './wordEdits.ts';
@@ -68,7 +71,8 @@ export default function WordEditor({ template, excel }: WordEditorProps) {
   const edits = useWordEdits();
   const { ready, error } = useOpenDocument(template);
   const open = openedWordDocument(template.id);
-  const [caret, setCaret] = useState<Caret | null>(null);
+  const [selection, setSelection] = useState<TextSelection | null>(null);
+  const caret = selection?.focus ?? null;
   const [announcement, setAnnouncement] = useState('');
 
   // The preview dialog reads the editor's state for this template (no placeholders to edit here).
@@ -99,11 +103,23 @@ export default function WordEditor({ template, excel }: WordEditorProps) {
   }, [save]);
 
   const insert = (heading: string) => {
-    if (!document || !caret) return;
+    if (!document || !open || !caret) return;
     const field = `{{${heading}}}`;
-    setCaret(insertText(document, caret, field));
+    const after = open.history.apply(document, 'edit', caret, () => insertText(document, caret, field));
+    if (after) setSelection(cursorAt(after));
     markWordEdited(template.id);
     setAnnouncement(t('word.inserted', { field }));
+  };
+
+  const command = (next: EditCommand) => {
+    if (!document || !open) return;
+    const current = selection ?? (paragraphs[0] ? cursorAt({ paragraphId: paragraphs[0].id, offset: 0 }) : null);
+    if (!current) return;
+    const result = applyCommand(document, open.history, current, next);
+    setSelection(result.selection);
+    if (result.refused) setAnnouncement(t(`word.refused.${result.refused}`));
+    else if (next.kind === 'undo' || next.kind === 'redo') setAnnouncement(result.changed ? t(next.kind === 'undo' ? 'word.undone' : 'word.redone') : '');
+    if (result.changed) markWordEdited(template.id);
   };
 
   const preview = async () => {
@@ -120,6 +136,12 @@ export default function WordEditor({ template, excel }: WordEditorProps) {
           <Typography variant="h5" component="h1">{t('word.title')}</Typography>
           <Typography variant="body2" color="text.secondary">{t('word.intro', { example: '{{Heading}}' })}</Typography>
         </Box>
+        <Tooltip title={t('word.undo')}>
+          <span><IconButton aria-label={t('word.undo')} disabled={!ready || !open?.history.canUndo} onClick={() => command({ kind: 'undo' })}><UndoIcon /></IconButton></span>
+        </Tooltip>
+        <Tooltip title={t('word.redo')}>
+          <span><IconButton aria-label={t('word.redo')} disabled={!ready || !open?.history.canRedo} onClick={() => command({ kind: 'redo' })}><RedoIcon /></IconButton></span>
+        </Tooltip>
         <Chip size="small" color={dirty ? 'warning' : 'default'} label={dirty ? t('word.unsaved') : t('word.allSaved')} data-testid="word-save-state" />
         <Tooltip title={excel ? '' : t('word.previewNeedsSheet')}>
           <span>
@@ -137,7 +159,7 @@ export default function WordEditor({ template, excel }: WordEditorProps) {
           {saving ? t('word.saving') : t('word.save')}
         </Button>
       </Stack>
-      <Box aria-live="polite" sx={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }}>{announcement}</Box>
+      <Box aria-live="polite" data-testid="word-announcement" sx={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }}>{announcement}</Box>
       <Grid container spacing={3}>
         <Grid size={{ xs: 12, md: 6 }}>
           <PrintedPages templateId={template.id} checksum={template.checksum} stale={dirty} />
@@ -153,7 +175,15 @@ export default function WordEditor({ template, excel }: WordEditorProps) {
               <FieldList headings={excel ? excel.headers : null} canInsert={caret !== null && !saving} onInsert={insert} />
               <Stack spacing={1} component="section" aria-labelledby="word-text-title">
                 <Typography variant="subtitle1" component="h2" id="word-text-title">{t('word.textTitle')}</Typography>
-                <DocumentText paragraphs={paragraphs} caret={caret} onCaret={setCaret} search={search} />
+                <DocumentText
+                  paragraphs={paragraphs}
+                  selection={selection}
+                  onSelection={setSelection}
+                  onCommand={command}
+                  selectedText={(selected) => (document ? selectedText(document, paragraphs, selected) : '')}
+                  search={search}
+                  labelledBy="word-text-title"
+                />
               </Stack>
             </Stack>
           )}

@@ -1,15 +1,16 @@
 /**
  * A Word template's text as the browser edits it (docs/word-templates.md#editing-in-the-browser): the
- * DOCX unzipped, its body, headers and footers parsed, every paragraph (table cells and text boxes
- * included) listed as text, fields inserted at a place in a paragraph, and the DOCX put back together
+ * DOCX unzipped, its body, headers, footers and notes parsed, every paragraph (table cells and text
+ * boxes included) listed as text, fields inserted at a place in a paragraph, and the DOCX put back together
  * with every part it did not change exactly as it was. Pure DOM and fflate, no React: tested apart.
  */
 import { strFromU8, strToU8, unzipSync, zipSync, type Unzipped } from 'fflate';
 
 export const W_NS = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
-const XML_NS = 'http://www.w3.org/XML/1998/namespace';
+export const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 /** The parts a person writes text in that the editor shows (the order of the list). */
-const TEXT_PART = /^word\/(document|header\d*|footer\d*)\.xml$/;
+const TEXT_PART = /^word\/(document|header\d*|footer\d*|footnotes|endnotes)\.xml$/;
+const MC_NS = 'http://schemas.openxmlformats.org/markup-compatibility/2006';
 const XML_DECLARATION = /^\s*<\?xml[^>]*\?>\s*/;
 
 /** The DOM classes to parse and write XML with: the browser's, or a test's. */
@@ -21,7 +22,7 @@ export interface XmlDom {
 const browserDom = (): XmlDom => ({ DOMParser: globalThis.DOMParser, XMLSerializer: globalThis.XMLSerializer });
 
 /** A piece of a paragraph's text: one w:t (or a tab or a break) and where its text starts. */
-interface Segment {
+export interface Segment {
   node: Element;
   start: number;
   text: string;
@@ -61,7 +62,8 @@ export interface SearchHit {
 
 export class DocxError extends Error {}
 
-const partOrder = (name: string) => (name === 'word/document.xml' ? 0 : name.includes('header') ? 1 : 2);
+const PART_KINDS = ['document', 'header', 'footer', 'footnotes', 'endnotes'] as const;
+const partOrder = (name: string) => PART_KINDS.findIndex((kind) => name.startsWith(`word/${kind}`));
 
 export function openDocx(bytes: Uint8Array, dom: XmlDom = browserDom()): WordDocument {
   let entries: Unzipped;
@@ -82,17 +84,17 @@ export function openDocx(bytes: Uint8Array, dom: XmlDom = browserDom()): WordDoc
 }
 
 /** The nearest ancestor (or the node itself) named `local` in the WordprocessingML namespace. */
-function ancestor(node: Node, local: string): Element | null {
+export function ancestor(node: Node, local: string): Element | null {
   for (let current: Node | null = node; current; current = current.parentNode) {
     if (current.nodeType === 1 && (current as Element).localName === local && (current as Element).namespaceURI === W_NS) return current as Element;
   }
   return null;
 }
 
-const elements = (root: Document | Element, local: string): Element[] => Array.from(root.getElementsByTagNameNS(W_NS, local));
+export const elements = (root: Document | Element, local: string): Element[] => Array.from(root.getElementsByTagNameNS(W_NS, local));
 
 /** The paragraph's own text pieces (not those of a text box's paragraphs inside it). */
-function segments(paragraph: Element): Segment[] {
+export function segments(paragraph: Element): Segment[] {
   const found: Segment[] = [];
   let start = 0;
   const walk = (node: Node) => {
@@ -113,17 +115,41 @@ function segments(paragraph: Element): Segment[] {
   return found;
 }
 
-interface Located {
+export interface Located {
   element: Element;
   part: WordDocument['parts'][number];
 }
 
-function paragraphElements(document: WordDocument): Map<string, Located> {
+/**
+ * Not text a reader sees: the VML copy of a text box Word writes for old readers (mc:Fallback; its
+ * DrawingML copy, mc:Choice, is the one Word and LibreOffice show), and the separator "notes".
+ */
+function hidden(paragraph: Element): boolean {
+  for (let node: Node | null = paragraph.parentNode; node && node.nodeType === 1; node = node.parentNode) {
+    const element = node as Element;
+    if (element.namespaceURI === MC_NS && element.localName === 'Fallback') return true;
+    if (element.namespaceURI === W_NS && (element.localName === 'footnote' || element.localName === 'endnote')) {
+      const type = element.getAttributeNS(W_NS, 'type');
+      return type !== null && type !== '' && type !== 'normal';
+    }
+  }
+  return false;
+}
+
+/** Every listed paragraph by id ("<part>#<n>", n counting all of the part's w:p in document order). */
+export function paragraphElements(document: WordDocument): Map<string, Located> {
   const map = new Map<string, Located>();
   for (const part of document.parts) {
-    elements(part.doc, 'p').forEach((element, index) => map.set(`${part.name}#${index}`, { element, part }));
+    elements(part.doc, 'p').forEach((element, index) => {
+      if (!hidden(element)) map.set(`${part.name}#${index}`, { element, part });
+    });
   }
   return map;
+}
+
+/** The id of a paragraph element of `part` (after an edit moved the numbering). */
+export function paragraphId(part: WordDocument['parts'][number], paragraph: Element): string {
+  return `${part.name}#${elements(part.doc, 'p').indexOf(paragraph)}`;
 }
 
 export function listParagraphs(document: WordDocument): Paragraph[] {
@@ -149,7 +175,7 @@ export function searchText(document: WordDocument, query: string): SearchHit[] {
   return hits;
 }
 
-function textRun(doc: Document, properties: Element | null, text: string): Element {
+export function textRun(doc: Document, properties: Element | null, text: string): Element {
   const run = doc.createElementNS(W_NS, 'w:r');
   if (properties) run.appendChild(properties.cloneNode(true));
   const t = doc.createElementNS(W_NS, 'w:t');
@@ -159,7 +185,7 @@ function textRun(doc: Document, properties: Element | null, text: string): Eleme
   return run;
 }
 
-const runProperties = (run: Element): Element | null => {
+export const runProperties = (run: Element): Element | null => {
   const first = Array.from(run.childNodes).find((node) => node.nodeType === 1) as Element | undefined;
   return first && first.localName === 'rPr' && first.namespaceURI === W_NS ? first : null;
 };

@@ -12,12 +12,15 @@ import { translateError } from '../../i18n/errors.ts';
 import { showSnackbar } from '../../app/snackbarSlice.ts';
 import { templateReceived } from '../wizard/templateDetail.ts';
 import { saveDocx, type WordDocument } from './docxModel.ts';
+import { EditHistory } from './editHistory.ts';
 
 export interface OpenWordDocument {
   templateId: string;
   /** The checksum of the stored DOCX this document was read from (or last saved as). */
   checksum: string;
   document: WordDocument;
+  /** Undo and redo of the edits since the document was opened (saves included). */
+  history: EditHistory;
   dirty: boolean;
   saving: boolean;
 }
@@ -37,7 +40,7 @@ export function openedWordDocument(templateId: string): OpenWordDocument | null 
 }
 
 export function setWordDocument(templateId: string, checksum: string, document: WordDocument): void {
-  current = { templateId, checksum, document, dirty: false, saving: false };
+  current = { templateId, checksum, document, history: new EditHistory(), dirty: false, saving: false };
   changed();
 }
 
