@@ -8,10 +8,10 @@
 import { existsSync } from 'node:fs';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DataIssueSchema, type Merge, type TemplateDetail } from '@sheaf/shared';
+import { DataIssueSchema, type Merge } from '@sheaf/shared';
 import { buildDocx, p } from '../../../packages/engine/src/docx/test-docx.ts';
 import { startTestServer, type TestAccount, type TestServer } from './harness.ts';
-import { download, mergeRequest, startMerge, waitForMerge } from './merge-support.ts';
+import { download, fileWithSheet, mergeRequest, startMerge, waitForMerge } from './merge-support.ts';
 
 const hasOffice = existsSync('/usr/lib/libreoffice/program/soffice.bin');
 
@@ -37,11 +37,7 @@ describe.skipIf(!hasOffice)('the data check of a Word template', () => {
   beforeAll(async () => {
     server = await startTestServer({ database: 'pglite' });
     owner = await server.signUp();
-    const upload = await server.inject('POST', '/templates', { token: owner.token, file: { name: 'Letter.docx', bytes: Buffer.from(LETTER), type: 'application/octet-stream' } });
-    expect(upload.status, JSON.stringify(upload.json)).toBe(201);
-    templateId = (upload.json as TemplateDetail).id;
-    const sheet = await server.inject('POST', `/templates/${templateId}/excel`, { token: owner.token, file: { name: 'people.csv', bytes: Buffer.from(PEOPLE), type: 'text/csv' } });
-    expect(sheet.status, JSON.stringify(sheet.json)).toBe(201);
+    templateId = await fileWithSheet(server, owner.token, { name: 'Letter.docx', bytes: Buffer.from(LETTER), type: 'application/octet-stream' }, PEOPLE);
   }, 180_000);
   afterAll(async () => {
     await server?.close();

@@ -45,6 +45,16 @@ export async function templateWithSheet(server: TestServer, token: string, csv: 
   return templateId;
 }
 
+/** Uploads a template file as it is (a Word document, say) and then its sheet; the template's id. */
+export async function fileWithSheet(server: TestServer, token: string, file: { name: string; bytes: Uint8Array; type: string }, csv: string): Promise<string> {
+  const upload = await server.inject('POST', '/templates', { token, file: { ...file, bytes: Buffer.from(file.bytes) } });
+  expect(upload.status, JSON.stringify(upload.json)).toBe(201);
+  const templateId = (upload.json as { id: string }).id;
+  const sheet = await server.inject('POST', `/templates/${templateId}/excel`, { token, file: { name: 'people.csv', bytes: Buffer.from(csv), type: 'text/csv' } });
+  expect(sheet.status, JSON.stringify(sheet.json)).toBe(201);
+  return templateId;
+}
+
 export function mergeRequest(overrides: Partial<MergeRequest> = {}): MergeRequest {
   return {
     mergeId: newId(),

@@ -11,7 +11,7 @@ import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Merge, TemplateDetail } from '@sheaf/shared';
 import { startTestServer, type TestAccount, type TestServer } from './harness.ts';
-import { download, inTempDir, mergeRequest, pdfFacts, pdfsInZip, startMerge, waitForMerge } from './merge-support.ts';
+import { download, fileWithSheet, inTempDir, mergeRequest, pdfFacts, pdfsInZip, startMerge, waitForMerge } from './merge-support.ts';
 
 const hasOffice = existsSync('/usr/lib/libreoffice/program/soffice.bin');
 if (!hasOffice) console.warn('word-templates: skipped: LibreOffice is not installed (Debian libreoffice-writer-nogui)');
@@ -39,11 +39,7 @@ describe.skipIf(!hasOffice)('Word templates', () => {
   beforeAll(async () => {
     server = await startTestServer({ database: 'pglite' });
     owner = await server.signUp();
-    const upload = await server.inject('POST', '/templates', { token: owner.token, file: { name: 'Letter.rtf', bytes: Buffer.from(LETTER_RTF), type: 'application/rtf' } });
-    expect(upload.status, JSON.stringify(upload.json)).toBe(201);
-    templateId = (upload.json as TemplateDetail).id;
-    const sheet = await server.inject('POST', `/templates/${templateId}/excel`, { token: owner.token, file: { name: 'people.csv', bytes: Buffer.from(PEOPLE), type: 'text/csv' } });
-    expect(sheet.status, JSON.stringify(sheet.json)).toBe(201);
+    templateId = await fileWithSheet(server, owner.token, { name: 'Letter.rtf', bytes: Buffer.from(LETTER_RTF), type: 'application/rtf' }, PEOPLE);
   }, 180_000);
   afterAll(async () => {
     await server?.close();

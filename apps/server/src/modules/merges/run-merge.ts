@@ -182,12 +182,16 @@ export async function loadMergeInput(ctx: AppContext, row: MergeRow) {
 /**
  * A PDF merge made in worker threads (docs/merging.md#threads): the template's parse, the plan and every
  * document are made there, under a heap cap, and this thread only writes what comes back. Small merges
- * use one worker, larger ones one per core but one (the writer's).
+ * use one worker, larger ones one per core but one (the writer's), or one per core for encrypted documents.
  */
 export async function threadedMergeOf(ctx: AppContext, input: MergeInput, signal: AbortSignal): Promise<ThreadedMerge> {
   const { prepareMergeInWorkers } = await import('@sheaf/engine/node');
-  // One core stays for this thread's writing (and the database): the workers make documents faster than one writer takes them.
-  const workers = input.sheet.rowCount >= PARALLEL_MIN_ROWS ? Math.max(1, availableParallelism() - 1) : 1;
+  // One core stays for this thread's writing (and the database): plain documents are made faster than one
+  // writer takes them. Encrypted ones cost a key derivation each, so there every core makes documents
+  // (as before the merge moved into workers: on two cores one worker halved their speed).
+  const cores = availableParallelism();
+  const encrypted = Boolean(input.options?.passwordProtection);
+  const workers = input.sheet.rowCount >= PARALLEL_MIN_ROWS ? Math.max(1, encrypted ? cores : cores - 1) : 1;
   return prepareMergeInWorkers(input, { workers, maxMemoryMb: ctx.config.MERGE_WORKER_MEMORY_MB, signal });
 }
 

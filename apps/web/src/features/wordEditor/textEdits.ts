@@ -5,6 +5,7 @@
  * splits the paragraph (both halves keep its properties) and a {{field}} is deleted as one unit.
  * Everything else of the XML (drawings, bookmarks, fields' codes) is left as it was.
  */
+import { columnTagSpans } from '@sheaf/shared';
 import {
   DocxError, W_NS, XML_NS, ancestor, insertText, paragraphElements, paragraphId, segments,
   type Caret, type Located, type Segment, type WordDocument,
@@ -14,11 +15,9 @@ import {
 export type Refusal = 'structure' | 'section';
 export type EditResult = { caret: Caret } | { refused: Refusal };
 
-/** A {{...}} tag of the text: the unit the editor inserts and deletes whole. */
-const FIELD = /\{\{[^{}]*\}\}/g;
-
+/** The {{Column}} tags of the text (the shared reading of a tag): the units the editor inserts and deletes whole. */
 export function fieldsOf(text: string): { start: number; end: number }[] {
-  return [...text.matchAll(FIELD)].map((match) => ({ start: match.index, end: match.index + match[0].length }));
+  return columnTagSpans(text).map(({ start, end }) => ({ start, end }));
 }
 
 /** The offset moved out of a field it falls inside (to the nearer end): the cursor never stands in one. */
