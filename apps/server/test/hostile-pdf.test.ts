@@ -121,8 +121,8 @@ describe('a PDF decompression bomb', () => {
     });
     expect(merge.result.status).toBe('error');
     expect(JSON.stringify(await getMerge(server, token, id, request.mergeId))).toContain('template/too-large-when-unpacked');
-    // The merge reads its template on the main thread (modules/merges): the budget ends that read within
-    // milliseconds of work (it blocked 7.7 s before); the bound leaves room for a busy machine.
+    // The merge reads its template in a worker thread (docs/merging.md#threads), and the budget ends that
+    // read within milliseconds of work (it blocked the main thread 7.7 s before); the bound leaves room for a busy machine.
     expect(merge.slowestPingMs).toBeLessThan(1_000);
     console.info(`bomb preview: slowest ping ${Math.round(preview.slowestPingMs)} ms; merge: ${Math.round(merge.slowestPingMs)} ms`);
   }, 60_000);
