@@ -12,6 +12,7 @@ import { loadBundledFallbackFonts } from './fonts.ts';
 import { lowerThreadPriority } from './threadPriority.ts';
 import { prepareMerge, type OutputDocument, type Partition, type PreparedMerge } from '../merge/index.ts';
 import { fromTransferableSheet } from '../sheet/transfer.ts';
+import { concatBytes } from '../pdf/bytes.ts';
 import { unpackSheet, type PackedSheet } from './packedSheet.ts';
 import type { MergeInput, RowIssue } from '../merge/types.ts';
 
@@ -70,17 +71,6 @@ async function takeCredit(): Promise<void> {
   credits--;
 }
 
-/** One array of fresh bytes (transferable: views of shared buffers, such as the template's, are not). */
-function packed(chunks: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
-}
-
 async function sendDocuments(merge: PreparedMerge, partition: Partition): Promise<void> {
   const { index, count, batchSize, start = 0 } = partition;
   const end = Math.min(partition.end ?? merge.documentCount, merge.documentCount);
@@ -101,7 +91,7 @@ async function sendDocuments(merge: PreparedMerge, partition: Partition): Promis
     if (withPrefix) prefixSent = true;
     const slim = owned.map(({ chunks, sharedPrefixChunks, ...document }): SlimDocument => ({
       ...document,
-      own: packed(chunks.slice(sharedPrefixChunks)),
+      own: concatBytes(chunks.slice(sharedPrefixChunks)),
       shared: sharedPrefixChunks > 0,
     }));
     const message: WorkerMessage = { type: 'batch', prefix, documents: slim };
@@ -114,7 +104,7 @@ async function sendCombined(merge: PreparedMerge): Promise<void> {
   let size = 0;
   const flush = async () => {
     await takeCredit();
-    const bytes = packed(pieces);
+    const bytes = concatBytes(pieces); // fresh bytes: transferable, unlike views of shared buffers such as the template's
     pieces = [];
     size = 0;
     port.postMessage({ type: 'chunks', bytes } satisfies WorkerMessage, [bytes.buffer as ArrayBuffer]);
