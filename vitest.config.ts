@@ -11,5 +11,8 @@ export default defineConfig({
     // Two test files at a time: most server and browser tests wait on processes, sockets and disks,
     // so on a 2-core machine this halves the wall time (one at a time took 35 minutes).
     maxWorkers: 2,
+    // expect.poll waits for what a page or the server shows; its default second is too short on a
+    // loaded 2-core machine running two files at once (it returns as soon as the value is there).
+    expect: { poll: { timeout: 15_000 } },
   },
 });

@@ -11,6 +11,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ErrorCode } from '@sheaf/shared';
+import { workerEntry } from '@sheaf/engine/worker-entry';
 import { answerTask, replyError, type TaskLimits, type TaskReply } from './task-protocol.ts';
 
 /** maxMemoryMb is the resident memory of one child, all of it. */
@@ -77,7 +78,7 @@ export class ChildPool<In, Out> {
   }
 
   private spawn(): Slot {
-    const file = fileURLToPath(this.entry);
+    const file = fileURLToPath(workerEntry(this.entry));
     // The V8 heap is capped too, so JavaScript garbage fails as "too complex" before the hard kill.
     const execArgv = [`--max-old-space-size=${this.limits.maxMemoryMb}`];
     if (file.endsWith('.ts')) execArgv.push('--import', import.meta.resolve('tsx'));

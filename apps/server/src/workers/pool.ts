@@ -11,6 +11,7 @@
 import { Worker, parentPort } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import type { ErrorCode } from '@sheaf/shared';
+import { tsBootstrap, workerEntry } from '@sheaf/engine/worker-entry';
 import { answerTask, replyError, type TaskLimits, type TaskReply } from './task-protocol.ts';
 
 /** maxMemoryMb is the V8 heap of one worker (ArrayBuffers are not counted: child-pool.ts counts all). */
@@ -58,9 +59,8 @@ export class WorkerPool<In, Out> {
 
   private spawn(): Slot {
     const resourceLimits = { maxOldGenerationSizeMb: this.limits.maxMemoryMb };
-    const worker = this.entry.pathname.endsWith('.ts')
-      ? new Worker(tsBootstrap(this.entry), { eval: true, resourceLimits })
-      : new Worker(this.entry, { resourceLimits });
+    const entry = workerEntry(this.entry);
+    const worker = entry.pathname.endsWith('.ts') ? new Worker(tsBootstrap(entry), { eval: true, resourceLimits }) : new Worker(entry, { resourceLimits });
     worker.unref(); // an idle worker must not keep the process alive
     const slot: Slot = { worker };
     worker.on('message', (reply: TaskReply<Out>) => {
@@ -109,10 +109,4 @@ export function serveTasks<In, Out>(task: (input: In) => Promise<Out>, fallbackC
   parentPort!.on('message', async ({ id, input }: { id: number; input: In }) => {
     parentPort!.postMessage(await answerTask(task, id, input, fallbackCode));
   });
-}
-
-/** Sources only (tests, development): the worker registers tsx again. The compiled server never gets here. */
-function tsBootstrap(entry: URL): string {
-  const tsxApi = import.meta.resolve('tsx/esm/api');
-  return `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`;
 }

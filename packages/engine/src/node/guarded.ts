@@ -5,6 +5,7 @@
 import { Worker } from 'node:worker_threads';
 import { SheafError, type ErrorCode, type ErrorParams } from '@sheaf/shared';
 import type { TemplateCheckReply, TemplateCheckRequest } from './guardedWorker.ts';
+import { tsBootstrap, workerEntry } from './workerEntry.ts';
 
 export interface GuardLimits {
   /** Default 30 s. */
@@ -21,7 +22,8 @@ export async function checkTemplateSafely(request: TemplateCheckRequest, limits:
   return reply;
 }
 
-function runWorker<T>(entry: URL, data: unknown, limits: GuardLimits): Promise<T> {
+function runWorker<T>(source: URL, data: unknown, limits: GuardLimits): Promise<T> {
+  const entry = workerEntry(source);
   const resourceLimits = { maxOldGenerationSizeMb: limits.maxMemoryMb ?? 1024 };
   const worker = entry.pathname.endsWith('.ts')
     ? new Worker(tsBootstrap(entry), { eval: true, workerData: data, resourceLimits })
@@ -41,14 +43,4 @@ function runWorker<T>(entry: URL, data: unknown, limits: GuardLimits): Promise<T
       reject(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new SheafError('template/too-complex') : error);
     });
   });
-}
-
-/**
- * Runs a TypeScript worker module through tsx, as the sources that started us run (tests, development).
- * The compiled server never needs it: its build rewrites `new URL('./x.ts', import.meta.url)` to the
- * bundled x.mjs (scripts/build-server.mjs), which a Worker starts directly.
- */
-export function tsBootstrap(entry: URL): string {
-  const tsxApi = import.meta.resolve('tsx/esm/api');
-  return `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`;
 }

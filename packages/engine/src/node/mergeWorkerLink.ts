@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { SheafError, type ErrorCode, type ErrorParams } from '@sheaf/shared';
 import type { WorkerCommand, WorkerMessage, WorkerRequest } from './mergeWorker.ts';
-import { tsBootstrap } from './guarded.ts';
+import { tsBootstrap, workerEntry } from './workerEntry.ts';
 import { LOWER_PRIORITY_SOURCE } from './threadPriority.ts';
 
 export class MergeWorkerLink {
@@ -120,7 +120,8 @@ export function giveBackMergeWorker(link: MergeWorkerLink): void {
 }
 
 /** From the sources (.ts) a worker runs through tsx; from the compiled build (.mjs, see scripts/build-server.mjs) directly. */
-function workerFor(entry: URL, maxMemoryMb: number): Worker {
+function workerFor(source: URL, maxMemoryMb: number): Worker {
+  const entry = workerEntry(source);
   const resourceLimits = { maxOldGenerationSizeMb: maxMemoryMb };
   if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { resourceLimits });
   return new Worker(LOWER_PRIORITY_SOURCE + tsBootstrap(entry), { eval: true, resourceLimits });
