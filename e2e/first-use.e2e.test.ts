@@ -83,7 +83,7 @@ describe('leaving the editor with unsaved changes', { timeout: TEST_TIMEOUT }, (
     await addByName(page, 'Zip');
     await page.goBack();
     // Step 2 has a Next button too: wait for step 1 itself, which shows once the save went through.
-    await expect.poll(() => activeStep(page)).toContain('Spreadsheet');
+    await expect.poll(() => activeStep(page)).toContain('Template');
     await expect.poll(() => savedColumns(account, templateId)).toEqual(['Name', 'Zip']);
     // Back again leaves the wizard: nothing unsaved, so nothing is asked.
     await page.goBack();
