@@ -143,7 +143,10 @@ describe('accessibility', { timeout: TEST_TIMEOUT * 2 }, () => {
     await sidebar.getByRole('button', { name: 'Add placeholder for City' }).waitFor();
     await check(found, 'step 2 (headings)', page);
     await tools.getByRole('button', { name: 'Preview' }).click();
-    await page.getByRole('dialog').waitFor();
+    // The preview as the user waits for it: its first page, or an error (named, so a failure says which).
+    const preview = page.getByRole('dialog');
+    await preview.getByRole('img', { name: 'Preview page 1' }).or(preview.getByRole('alert')).first().waitFor();
+    expect(await preview.getByRole('alert').allInnerTexts()).toEqual([]);
     await check(found, 'preview', page);
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
