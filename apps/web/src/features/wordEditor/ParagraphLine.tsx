@@ -21,7 +21,8 @@ interface ParagraphLineProps {
 
 /**
  * The text with its fields, the hits and the selection marked and the cursor drawn (a zero-width bar
- * that adds no characters).
+ * that adds no characters). What is no text (the bar, labels) is not editable: the browser's caret,
+ * and an input method's text, never go into it.
  */
 function pieces(text: string, hits: SearchHit[], caret: number | null, selected: [number, number] | null): ReactNode[] {
   const fields = fieldsOf(text);
@@ -31,7 +32,7 @@ function pieces(text: string, hits: SearchHit[], caret: number | null, selected:
   const out: ReactNode[] = [];
   for (let index = 0; index < sorted.length; index++) {
     const at = sorted[index]!;
-    if (caret === at) out.push(<Box key={`caret-${at}`} component="span" data-testid="word-caret" aria-hidden sx={{ borderLeft: 2, borderColor: 'primary.main', mx: '-1px' }} />);
+    if (caret === at) out.push(<Box key={`caret-${at}`} component="span" data-testid="word-caret" aria-hidden contentEditable={false} sx={{ borderLeft: 2, borderColor: 'primary.main', mx: '-1px' }} />);
     const next = sorted[index + 1];
     if (next === undefined || next === at) continue;
     const slice = text.slice(at, next);
@@ -56,7 +57,7 @@ function ParagraphLine({ paragraph, heading, caret, selectedFrom, selectedTo, hi
   const selected: [number, number] | null = selectedFrom !== null && selectedTo !== null ? [selectedFrom, selectedTo] : null;
   return (
     <Box>
-      {heading && <Typography variant="overline" color="text.secondary" sx={{ display: 'block', px: 1.5, pt: 1, userSelect: 'none' }}>{heading}</Typography>}
+      {heading && <Typography variant="overline" color="text.secondary" contentEditable={false} sx={{ display: 'block', px: 1.5, pt: 1, userSelect: 'none' }}>{heading}</Typography>}
       <Box
         ref={elementRef}
         data-testid="word-paragraph"
@@ -69,7 +70,7 @@ function ParagraphLine({ paragraph, heading, caret, selectedFrom, selectedTo, hi
         }}
       >
         {paragraph.text === ''
-          ? <>{caret !== null && pieces('', [], 0, null)}<Typography component="span" variant="body2" color="text.secondary" aria-hidden sx={{ userSelect: 'none' }}>{emptyLabel}</Typography></>
+          ? <>{caret !== null && pieces('', [], 0, null)}<Typography component="span" variant="body2" color="text.secondary" aria-hidden contentEditable={false} sx={{ userSelect: 'none' }}>{emptyLabel}</Typography></>
           : pieces(paragraph.text, hits, caret, selected)}
       </Box>
     </Box>

@@ -111,9 +111,10 @@ export default function WordEditor({ template, excel }: WordEditorProps) {
     setAnnouncement(t('word.inserted', { field }));
   };
 
-  const command = (next: EditCommand) => {
+  /** Applies `next` to `over` (a spelling suggestion's word, a drop's place) or else to the selection. */
+  const command = (next: EditCommand, over?: TextSelection) => {
     if (!document || !open) return;
-    const current = selection ?? (paragraphs[0] ? cursorAt({ paragraphId: paragraphs[0].id, offset: 0 }) : null);
+    const current = over ?? selection ?? (paragraphs[0] ? cursorAt({ paragraphId: paragraphs[0].id, offset: 0 }) : null);
     if (!current) return;
     const result = applyCommand(document, open.history, current, next);
     setSelection(result.selection);

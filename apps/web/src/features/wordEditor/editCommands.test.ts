@@ -47,4 +47,25 @@ describe('the Word editor\'s keys', () => {
     expect(history.canUndo).toBe(false);
     expect(applyCommand(doc, history, cursorAt(at(doc, 0, 5)), { kind: 'undo' }).changed).toBe(false);
   });
+
+  it('takes an input method\'s committed text once, at the caret, in the run before it, as an undo step of its own', () => {
+    const doc = open('<w:p><w:r><w:t xml:space="preserve">Dear </w:t></w:r><w:r><w:rPr><w:b/></w:rPr><w:t>Ada</w:t></w:r><w:r><w:t>, thanks.</w:t></w:r></w:p>');
+    const history = new EditHistory();
+    // Keys type " L" after the bold name, then a Pinyin input method commits 你好 there.
+    let selection = press(doc, history, cursorAt(at(doc, 0, 8)), { kind: 'type', text: ' ' }, { kind: 'type', text: 'L' });
+    selection = applyCommand(doc, history, selection, { kind: 'type', text: '你好', composed: true }).selection;
+    expect(texts(doc)).toEqual(['Dear Ada L你好, thanks.']);
+    expect(selection).toEqual(cursorAt(at(doc, 0, 12)));
+    expect(doc.parts[0]!.doc.getElementsByTagNameNS(W, 'r').item(1)!.textContent).toBe('Ada L你好');
+    // A key typed next is a step of its own too; one undo each takes back the key, then the composition.
+    selection = applyCommand(doc, history, selection, { kind: 'type', text: '!' }).selection;
+    applyCommand(doc, history, selection, { kind: 'undo' });
+    expect(texts(doc)).toEqual(['Dear Ada L你好, thanks.']);
+    expect(applyCommand(doc, history, selection, { kind: 'undo' }).selection).toEqual(cursorAt(at(doc, 0, 10)));
+    expect(texts(doc)).toEqual(['Dear Ada L, thanks.']);
+    applyCommand(doc, history, selection, { kind: 'redo' });
+    // Committed over a selection, it replaces the selected text.
+    applyCommand(doc, history, { anchor: at(doc, 0, 14), focus: at(doc, 0, 20) }, { kind: 'type', text: '谢谢', composed: true });
+    expect(texts(doc)).toEqual(['Dear Ada L你好, 谢谢.']);
+  });
 });

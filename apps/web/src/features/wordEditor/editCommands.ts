@@ -1,7 +1,8 @@
 /**
  * What a key does to the Word document (docs/word-templates.md#editing-in-the-browser): the editor's
  * commands applied to the document through its undo history, with the selection they leave. Typing
- * or Enter over a selection replaces it; pasted text with line breaks becomes paragraphs.
+ * (keys, input methods, dictation) or Enter over a selection replaces it; pasted text with line
+ * breaks becomes paragraphs.
  */
 import type { Caret, Paragraph, WordDocument } from './docxModel.ts';
 import type { EditHistory } from './editHistory.ts';
@@ -14,7 +15,8 @@ export interface TextSelection {
 }
 
 export type EditCommand =
-  | { kind: 'type'; text: string }
+  /** `composed`: an input method's committed text (docs/word-templates.md#editing-in-the-browser), one undo step of its own. */
+  | { kind: 'type'; text: string; composed?: boolean }
   | { kind: 'backspace' }
   | { kind: 'delete' }
   | { kind: 'enter' }
@@ -66,7 +68,8 @@ export function applyCommand(document: WordDocument, history: EditHistory, selec
   const single = collapsed(selection);
   let caret: Caret | null;
   if (command.kind === 'type') {
-    const typing = single && !/[\r\n]/.test(command.text);
+    // A composition commits a phrase (Chinese has no spaces to end a word at): it is a step of its own.
+    const typing = single && !command.composed && !/[\r\n]/.test(command.text);
     caret = history.apply(document, typing ? 'typing' : 'edit', selection.focus, () => {
       let at = cleared();
       if (!at) return null;
