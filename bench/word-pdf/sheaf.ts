@@ -1,17 +1,17 @@
 /**
  * Sheaf's way, as a merge job makes PDFs from a Word template: prepareWordMerge (the template compiled
- * once), batches of 100 rows each filled into one DOCX, converted by a warm LibreOffice pool
- * (apps/server/src/adapters/office) and cut into one PDF per row (merge-output/word-documents.ts,
- * the server's own code), the PDFs streamed into a ZIP on disk as the server writes its result.
+ * once), batches of up to 100 rows (pdfBatchSize) each filled into one DOCX, converted by a warm
+ * LibreOffice pool (apps/server/src/adapters/office) and cut into one PDF per row
+ * (merge-output/word-documents.ts, the server's own code), the PDFs streamed into a ZIP on disk as the server writes its result.
  * With `inFlight` 2, two batches convert at once on the pool's two processes, as the server does
- * with its default pool of two.
+ * with its default pool of two (300 rows: four batches of 75).
  *   node --import tsx word-pdf/sheaf.ts <template.docx> <rows.json> <count> <outDir> [inFlight]
  */
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { prepareWordMerge, sheetFromTable, ZipWriter } from '@sheaf/engine';
 import { OfficeConverter } from '../../apps/server/src/adapters/office/index.ts';
-import { wordDocuments } from '../../apps/server/src/merge-output/word-documents.ts';
+import { pdfBatchSize, wordDocuments } from '../../apps/server/src/merge-output/word-documents.ts';
 import type { BenchRow } from '../types.ts';
 import { wordBenchTemplate, type WordPdfResult } from './template.ts';
 
@@ -60,6 +60,7 @@ closeSync(fd);
 const total = seconds(start);
 await converter.close();
 const note = merge.issues.length > 0 ? `${merge.issues.length} rows skipped` : documents !== count ? `${documents} documents, ${count} expected` : undefined;
-const tool = inFlight > 1 ? `Sheaf, ${inFlight} conversions at once` : 'Sheaf (batches of 100, warm pool)';
+const batchSize = pdfBatchSize(count, inFlight);
+const tool = inFlight > 1 ? `Sheaf, ${inFlight} conversions at once (batches of ${batchSize})` : `Sheaf (batches of ${batchSize}, warm pool)`;
 const result: WordPdfResult = { tool, documents, seconds: total, fillSeconds: total - busySeconds, convertSeconds, bytesOut, warmUpSeconds, note };
 console.log(JSON.stringify(result));

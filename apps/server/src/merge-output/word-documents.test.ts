@@ -10,7 +10,7 @@ import { strToU8, zipSync } from 'fflate';
 import { afterAll, describe, expect, it } from 'vitest';
 import { prepareWordMerge, sheetFromTable } from '@sheaf/engine';
 import { libreOfficeInstalled, OfficeConverter } from '../adapters/office/index.ts';
-import { PDF_BATCH_DOCUMENTS, wordDocuments } from './word-documents.ts';
+import { PDF_BATCH_DOCUMENTS, pdfBatchSize, wordDocuments } from './word-documents.ts';
 
 const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 /** A two-paragraph letter with one field, as the smallest DOCX Word and LibreOffice open. */
@@ -28,7 +28,7 @@ describe.skipIf(!libreOfficeInstalled())('a Word merge\'s PDF documents', () => 
   afterAll(() => office.close());
 
   it('convert two batches at once and come out in order, each with its own row', async () => {
-    const rows = PDF_BATCH_DOCUMENTS * 2 + 5; // three batches
+    const rows = PDF_BATCH_DOCUMENTS * 2 + 5; // four batches of 52 or 49: two rounds of two
     const sheet = sheetFromTable(['Name'], Array.from({ length: rows }, (_, n) => [`Person${n + 1}`]));
     const merge = prepareWordMerge({ template: letter(), sheet, output: 'pdf', isCombinedOutput: false });
     let inFlight = 0;
@@ -55,5 +55,31 @@ describe.skipIf(!libreOfficeInstalled())('a Word merge\'s PDF documents', () => 
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  }, 300_000);
+
+  it('keep both processes busy: 100 rows convert as two batches of 50 at once, not one of 100', async () => {
+    const rows = 100;
+    const sheet = sheetFromTable(['Name'], Array.from({ length: rows }, (_, n) => [`Person${n + 1}`]));
+    const merge = prepareWordMerge({ template: letter(), sheet, output: 'pdf', isCombinedOutput: false });
+    let inFlight = 0;
+    let most = 0;
+    const pages: number[] = [];
+    const toPdf = async (docx: Uint8Array) => {
+      most = Math.max(most, ++inFlight);
+      try {
+        const pdf = await office.toPdf(docx);
+        pages.push(Number(/\/Type\s*\/Pages[^>]*?\/Count\s+(\d+)/.exec(Buffer.from(pdf).toString('latin1'))?.[1] ?? 0));
+        return pdf;
+      } finally {
+        inFlight--;
+      }
+    };
+    const documents = [];
+    for await (const document of wordDocuments(merge, toPdf, 0, 2)) documents.push(document);
+    expect(documents).toHaveLength(rows);
+    expect(most).toBe(2);
+    expect(pages).toHaveLength(2);
+    // Large merges keep the full batch; a merge resumed near its end is balanced over what is left.
+    expect([pdfBatchSize(3000, 2), pdfBatchSize(300, 2), pdfBatchSize(205, 2), pdfBatchSize(7, 2), pdfBatchSize(100, 1)]).toEqual([100, 75, 52, 4, 100]);
   }, 300_000);
 });

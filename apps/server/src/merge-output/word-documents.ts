@@ -12,8 +12,21 @@ import { batchDocumentPdfs, combinedPdf, type DocxToPdf } from './word-page-coun
 // A DOCX as PDF (`OfficeConverter.toPdf`), passed in so this file starts no process; declared beside the page counts.
 export type { DocxToPdf };
 
-/** Documents per conversion: large enough that LibreOffice's per-file cost fades, small enough to stream. */
+/** Documents per conversion at most: large enough that LibreOffice's per-file cost fades, small enough to stream. */
 export const PDF_BATCH_DOCUMENTS = 100;
+
+/**
+ * Documents per conversion for `count` documents on `parallel` LibreOffice processes: at most
+ * PDF_BATCH_DOCUMENTS, in rounds of one batch per process, all of about the same size. LibreOffice's
+ * time is per page, not per conversion (bench/README.md#word-templates-to-pdf), so 100 documents on two
+ * processes convert as two batches of 50 at once rather than one of 100, and 300 as four of 75
+ * rather than two rounds of 100 whose second leaves a process idle.
+ */
+export function pdfBatchSize(count: number, parallel: number): number {
+  const processes = Math.max(1, parallel);
+  const rounds = Math.max(1, Math.ceil(count / (PDF_BATCH_DOCUMENTS * processes)));
+  return Math.max(1, Math.ceil(count / (rounds * processes)));
+}
 
 /**
  * The separate documents from `start`, as the ZIP writer takes them, in order. PDF output keeps up to
@@ -27,7 +40,7 @@ export async function* wordDocuments(merge: PreparedWordMerge, toPdf: DocxToPdf,
   }
   const { encryptPdf } = await import('@sheaf/engine');
   // LibreOffice prints a batch's endnotes after its last document: one document per conversion then.
-  const batches = merge.batches(merge.hasEndnotes ? 1 : PDF_BATCH_DOCUMENTS, start);
+  const batches = merge.batches(merge.hasEndnotes ? 1 : pdfBatchSize(merge.documentCount - start, parallel), start);
   const converting: Array<Promise<{ batch: WordBatch; pdfs: Uint8Array[] }>> = [];
   const pageCountGuess = { pages: 1 };
   const convertNext = (): boolean => {
