@@ -50,6 +50,24 @@ export async function writeCombined(out: string, chunks: Iterable<Uint8Array> | 
   });
 }
 
+/**
+ * CRC-32 of a document: the one it comes with (computed where it was made, a worker thread), else
+ * summed here, the prefix every document of a merge shares once.
+ */
+export function documentCrcs(): (document: OutputDocument) => number {
+  let prefix: { chunks: Uint8Array[]; crc: number } | undefined;
+  return (document) => {
+    if (document.crc32 !== undefined) return document.crc32 >>> 0;
+    const shared = document.chunks.slice(0, document.sharedPrefixChunks);
+    if (shared.length && (!prefix || shared.length !== prefix.chunks.length || shared.some((chunk, i) => chunk !== prefix!.chunks[i]))) {
+      prefix = { chunks: shared, crc: shared.reduce((crc, chunk) => crc32(chunk, crc), 0) };
+    }
+    let crc = shared.length ? prefix!.crc : 0;
+    for (const chunk of document.chunks.slice(shared.length)) crc = crc32(chunk, crc);
+    return crc >>> 0;
+  };
+}
+
 /** Where a document went in the ZIP: its local header's offset (documents are stored, so its bytes follow the header). */
 export type ZipEntryHook = (document: OutputDocument, headerOffset: number) => void | Promise<void>;
 
@@ -61,18 +79,11 @@ export async function writeZip(
 ): Promise<{ documents: number; bytes: number }> {
   return withPartialFile(out, async (stream) => {
     const zip = new ZipWriter((chunk) => put(stream, chunk));
-    // Every document starts with the same template bytes: their CRC is computed once.
-    let prefixCrc: { chunks: Uint8Array[]; crc: number } | undefined;
+    const crcOf = documentCrcs();
     let count = 0;
     for await (const document of documents) {
-      const shared = document.chunks.slice(0, document.sharedPrefixChunks);
-      if (shared.length && (!prefixCrc || shared.some((chunk, i) => chunk !== prefixCrc!.chunks[i]))) {
-        prefixCrc = { chunks: shared, crc: shared.reduce((crc, chunk) => crc32(chunk, crc), 0) };
-      }
-      let crc = shared.length ? prefixCrc!.crc : 0;
-      for (const chunk of document.chunks.slice(shared.length)) crc = crc32(chunk, crc);
       const headerOffset = zip.bytesWritten; // the previous file is written: the next header starts here
-      await zip.addFile(document.fileName, document.chunks, { crc32: crc });
+      await zip.addFile(document.fileName, document.chunks, { crc32: crcOf(document) });
       if (onEntry) await onEntry(document, headerOffset);
       onDocument(++count);
     }

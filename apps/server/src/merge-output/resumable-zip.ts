@@ -120,16 +120,39 @@ export async function writeResumableZip(
       options.onProgress(journaled);
     };
     const crcOf = documentCrcs();
+    // Documents go to disk 64 (or 1 MB) at a time: one write per tiny document held the merge back
+    // (bench/README.md, large-merge). An entry counts as written, and is journaled, only after its flush.
+    let pending: Array<{ entry: PartEntry; document: OutputDocument }> = [];
+    let pendingChunks: Uint8Array[] = [];
+    let pendingBytes = 0;
+    let at = offset; // where the next entry starts, written or not
+    const flush = async () => {
+      if (!pending.length) return;
+      offset = await writeAt(handle, pendingChunks, offset, signal);
+      for (const { entry, document } of pending) {
+        entries.push(entry);
+        await options.onEntry?.(document, entry.offset);
+      }
+      pending = [];
+      pendingChunks = [];
+      pendingBytes = 0;
+    };
     for await (const document of documents) {
       const name = utf8.encode(document.fileName);
       if (name.length === 0 || name.length > MAX_NAME_BYTES) throw new Error(`ZIP entry name must be 1 to ${MAX_NAME_BYTES} bytes of UTF-8`);
-      const entry: PartEntry = { index: document.index, name: document.fileName, rowNumbers: document.rowNumbers, crc: crcOf(document), size: document.byteLength, offset };
+      const entry: PartEntry = { index: document.index, name: document.fileName, rowNumbers: document.rowNumbers, crc: crcOf(document), size: document.byteLength, offset: at };
       const header = headerOf(entry, time.dosTime, time.dosDate);
-      offset = await writeAt(handle, [header, ...document.chunks], offset, signal);
-      entries.push(entry);
-      await options.onEntry?.(document, entry.offset);
-      if (Date.now() - lastCheckpoint >= CHECKPOINT_MS) await checkpoint();
+      pendingChunks.push(header, ...document.chunks);
+      pending.push({ entry, document });
+      at += header.length + entry.size;
+      pendingBytes += header.length + entry.size;
+      if (pending.length >= 64 || pendingBytes >= 1 << 20) await flush();
+      if (Date.now() - lastCheckpoint >= CHECKPOINT_MS) {
+        await flush();
+        await checkpoint();
+      }
     }
+    await flush();
     await checkpoint();
     const directory = centralDirectory([{ size: offset, ...time, entries }]);
     const bytes = await writeAt(handle, [directory], offset, signal);

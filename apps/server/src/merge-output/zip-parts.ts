@@ -9,8 +9,11 @@
  * 65,535 entries and a directory past 4 GiB get their ZIP64 fields and end records in the directory
  * (the engine's record layouts, packages/engine/src/zip/records.ts).
  */
-import { crc32, zipRecords, type OutputDocument } from '@sheaf/engine';
-import { put, withPartialFile } from './outputs.ts';
+import { zipRecords, type OutputDocument } from '@sheaf/engine';
+import { documentCrcs, put, withPartialFile } from './outputs.ts';
+
+// Re-exported: the resumable writer takes it from here, with the central directory.
+export { documentCrcs };
 
 /** One document of a part. */
 export interface PartEntry {
@@ -37,20 +40,6 @@ export interface PartManifest {
 
 const MAX_NAME_BYTES = 0xffff;
 const utf8 = new TextEncoder();
-
-/** CRC-32 of a document: the prefix every document of a merge shares is summed once. */
-export function documentCrcs(): (document: OutputDocument) => number {
-  let prefix: { chunks: Uint8Array[]; crc: number } | undefined;
-  return (document) => {
-    const shared = document.chunks.slice(0, document.sharedPrefixChunks);
-    if (shared.length && (!prefix || shared.length !== prefix.chunks.length || shared.some((chunk, i) => chunk !== prefix!.chunks[i]))) {
-      prefix = { chunks: shared, crc: shared.reduce((crc, chunk) => crc32(chunk, crc), 0) };
-    }
-    let crc = shared.length ? prefix!.crc : 0;
-    for (const chunk of document.chunks.slice(shared.length)) crc = crc32(chunk, crc);
-    return crc >>> 0;
-  };
-}
 
 /**
  * Writes one part to `out` (through OUT.partial, renamed at the end) and returns its manifest.

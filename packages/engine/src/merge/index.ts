@@ -24,6 +24,8 @@ export interface OutputDocument {
   byteLength: number;
   /** How many leading chunks are the shared prefix (0 when the document was rewritten, e.g. encrypted). */
   sharedPrefixChunks: number;
+  /** CRC-32 of all its bytes, when whoever made it computed it (a worker thread): a ZIP writer need not read them. */
+  crc32?: number;
 }
 
 export interface PreparedMerge {

@@ -1,9 +1,10 @@
 /**
  * One merge worker thread (parallel.ts): prepares the merge (parses the template, plans every row),
  * answers what it found, then makes what it is asked: the documents of its batches, or the combined
- * document. Each batch is one message whose bytes are transferred, not copied, at most AHEAD of them
- * unconsumed (the caller's credits keep memory flat). Batches are sent even when empty, so the
- * caller's round-robin over the workers stays in step.
+ * document. Each batch is one message: its documents' bytes in one array, transferred, not copied,
+ * and each document's CRC-32 (computed here, so the writer need not read the bytes); at most AHEAD
+ * of them unconsumed (the caller's credits keep memory flat). Batches are sent even when empty, so
+ * the caller's round-robin over the workers stays in step.
  */
 import { parentPort } from 'node:worker_threads';
 import { isSheafError } from '@sheaf/shared';
@@ -13,6 +14,7 @@ import { lowerThreadPriority } from './threadPriority.ts';
 import { prepareMerge, type OutputDocument, type Partition, type PreparedMerge } from '../merge/index.ts';
 import { fromTransferableSheet } from '../sheet/transfer.ts';
 import { concatBytes } from '../pdf/bytes.ts';
+import { crc32 } from '../zip/crc32.ts';
 import { unpackSheet, type PackedSheet } from './packedSheet.ts';
 import type { MergeInput, RowIssue } from '../merge/types.ts';
 
@@ -32,12 +34,13 @@ export type WorkerCommand =
   | { type: 'documents'; partition: Partition }
   | { type: 'combined' };
 
-/** A document as it travels: its own bytes in one transferred array; the shared prefix comes once per worker. */
-export type SlimDocument = Omit<OutputDocument, 'chunks' | 'sharedPrefixChunks'> & { own: Uint8Array; shared: boolean };
+/** A document as it travels: the length of its own bytes in its batch's array; the shared prefix comes once per worker. */
+export type SlimDocument = Omit<OutputDocument, 'chunks' | 'sharedPrefixChunks' | 'crc32'> & { ownLength: number; shared: boolean; crc32: number };
 
 export type WorkerMessage =
   | { type: 'prepared'; documentCount: number; rowCount: number; isCombined: boolean }
-  | { type: 'batch'; prefix: Uint8Array[]; documents: SlimDocument[] }
+  /** `bytes`: the documents' own bytes in order (ownLength each), one transferred array. */
+  | { type: 'batch'; prefix: Uint8Array[]; bytes: Uint8Array; documents: SlimDocument[] }
   | { type: 'chunks'; bytes: Uint8Array }
   | { type: 'done'; issues: RowIssue[] }
   /** A catalogue error (code) or an unexpected one (code null: the caller treats it as its own bug). */
@@ -77,7 +80,8 @@ async function sendDocuments(merge: PreparedMerge, partition: Partition): Promis
   const batches = Math.ceil(Math.max(0, end - start) / batchSize);
   const documents = merge.documents(partition);
   let pending = documents.next();
-  let prefixSent = false;
+  /** CRC-32 of the shared prefix, once this worker sent it: each document's CRC goes on from it. */
+  let prefixCrc: number | undefined;
   for (let batch = index; batch < batches; batch += count) {
     const owned: OutputDocument[] = [];
     while (!pending.done && Math.floor((pending.value.index - start) / batchSize) === batch) {
@@ -86,17 +90,35 @@ async function sendDocuments(merge: PreparedMerge, partition: Partition): Promis
     }
     await takeCredit();
     // The shared prefix travels once; documents carry only their own bytes.
-    const withPrefix = prefixSent ? undefined : owned.find((document) => document.sharedPrefixChunks > 0);
+    const withPrefix = prefixCrc === undefined ? owned.find((document) => document.sharedPrefixChunks > 0) : undefined;
     const prefix = withPrefix ? withPrefix.chunks.slice(0, withPrefix.sharedPrefixChunks).map((chunk) => chunk.slice()) : [];
-    if (withPrefix) prefixSent = true;
-    const slim = owned.map(({ chunks, sharedPrefixChunks, ...document }): SlimDocument => ({
-      ...document,
-      own: concatBytes(chunks.slice(sharedPrefixChunks)),
-      shared: sharedPrefixChunks > 0,
-    }));
-    const message: WorkerMessage = { type: 'batch', prefix, documents: slim };
-    port.postMessage(message, [...prefix, ...slim.map((document) => document.own)].map((bytes) => bytes.buffer as ArrayBuffer));
+    if (withPrefix) prefixCrc = prefix.reduce((crc, chunk) => crc32(chunk, crc), 0);
+    const { bytes, slim } = packed(owned, prefixCrc ?? 0);
+    const message: WorkerMessage = { type: 'batch', prefix, bytes, documents: slim };
+    port.postMessage(message, [...prefix, bytes].map((chunk) => chunk.buffer as ArrayBuffer));
   }
+}
+
+/**
+ * A batch's own bytes (each document's, without the shared prefix) one after another in one fresh
+ * array, sent as one transfer rather than one per document; each document's CRC-32 is computed here,
+ * so the writer on the caller's thread does not read the bytes.
+ */
+function packed(owned: OutputDocument[], prefixCrc: number): { bytes: Uint8Array; slim: SlimDocument[] } {
+  let total = 0;
+  for (const { chunks, sharedPrefixChunks } of owned) for (let i = sharedPrefixChunks; i < chunks.length; i++) total += chunks[i]!.length;
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  const slim = owned.map(({ chunks, sharedPrefixChunks, ...document }): SlimDocument => {
+    const from = at;
+    for (let i = sharedPrefixChunks; i < chunks.length; i++) {
+      bytes.set(chunks[i]!, at);
+      at += chunks[i]!.length;
+    }
+    const shared = sharedPrefixChunks > 0;
+    return { ...document, ownLength: at - from, shared, crc32: crc32(bytes.subarray(from, at), shared ? prefixCrc : 0) };
+  });
+  return { bytes, slim };
 }
 
 async function sendCombined(merge: PreparedMerge): Promise<void> {

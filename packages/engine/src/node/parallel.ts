@@ -3,7 +3,8 @@
  * back. Each worker prepares the same merge (same fonts, same object numbers, so identical shared
  * bytes) under a heap cap, then makes the documents of the batches dealt to it round-robin; the
  * caller receives them in order, as from PreparedMerge.documents(), their bytes transferred, not
- * copied. Backpressure: a worker runs at most two batches ahead of the consumer, so memory stays flat.
+ * copied (a batch's in one array), each with its CRC-32 computed there. Backpressure: a worker runs
+ * at most two batches ahead of the consumer, so memory stays flat.
  * A combined document is made by one worker and streamed back in pieces the same way.
  */
 import { availableParallelism } from 'node:os';
@@ -193,7 +194,9 @@ class WorkerMerge implements ThreadedMerge {
       if (message.prefix.length) prefixes[batch % count] = this.samePrefix(message.prefix);
       link.send({ type: 'credit' });
       const prefix = prefixes[batch % count]!;
-      for (const { own, shared, ...document } of message.documents) {
+      let at = 0;
+      for (const { ownLength, shared, ...document } of message.documents) {
+        const own = message.bytes.subarray(at, (at += ownLength));
         yield { ...document, chunks: shared ? [...prefix, own] : [own], sharedPrefixChunks: shared ? prefix.length : 0 };
       }
     }
