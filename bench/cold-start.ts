@@ -8,7 +8,7 @@
  * `npx tsx cold-start.ts [--runs N]` (here) runs it alone; `npx tsx run.ts --only cold-start` adds it to
  * the report. SHEAF_BIN=<path> measures another entry point (e.g. an older bin for a before/after).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,30 +16,57 @@ import { parseArgs } from 'node:util';
 import { BENCH_DIR, benchRow, prepareBenchInputs } from './fixtures.ts';
 import { processTreeCpuSeconds, processTreeRss } from './process-rss.ts';
 import { ROOT as REPO_ROOT, SHEAF, freePort } from './service-support.ts';
-import { BENCH_FIELDS, type BenchResult } from './types.ts';
+import { BENCH_FIELDS, type BenchResult, type BenchRow } from './types.ts';
 
-const SHEAF_BIN = path.resolve(process.env.SHEAF_BIN ?? SHEAF);
+export const SHEAF_BIN = path.resolve(process.env.SHEAF_BIN ?? SHEAF);
 const PEER_SCRIPT = path.join(BENCH_DIR, 'cold-start/pdf-lib-one-row.mjs');
 const PAGE = { width: 595.28, height: 841.89 };
 /** How long `sheaf serve` stays idle before its memory is read ("at rest"): twice, the second is reported. */
 const REST_MS = [5_000, 10_000];
+const RSS_SAMPLE_MS = 100;
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-/** Wall-clock seconds of one child process, from spawn to exit; throws on a non-zero exit. */
-function timeProcess(args: string[]): number {
-  const started = performance.now();
-  const run = spawnSync(process.execPath, args, { cwd: REPO_ROOT, encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
-  const seconds = (performance.now() - started) / 1000;
-  if (run.status !== 0) throw new Error(`${args.join(' ')} exited with ${run.status}: ${run.stderr.slice(0, 500)}`);
-  return seconds;
+export interface TimedRun {
+  seconds: number;
+  /** Highest RSS of the process tree seen (sampled every 100 ms). */
+  peakRssMb: number;
+  stdout: string;
+  stderr: string;
 }
 
-/** The bench template's 3 fields as Sheaf placeholders (relative to the page, from its top-left). */
-function sheafPlaceholders() {
+/** One child process `node <args>`, timed from spawn to exit; throws on a non-zero exit. */
+export async function timeProcess(args: string[]): Promise<TimedRun> {
+  const started = performance.now();
+  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env: { ...process.env, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, processTreeRss(child.pid!))), RSS_SAMPLE_MS);
+  const code = await new Promise<number | string | null>((resolve, reject) => {
+    child.once('error', reject).once('close', (status, signal) => resolve(status ?? signal));
+  }).finally(() => clearInterval(sampler));
+  const seconds = (performance.now() - started) / 1000;
+  if (code !== 0) throw new Error(`${args.join(' ')} exited with ${code}: ${stderr.slice(0, 500)}`);
+  return { seconds, peakRssMb: Math.round(peak / 1024 / 1024), stdout, stderr };
+}
+
+/** Rows as a CSV for `sheaf merge` (every field quoted: the amounts hold commas). */
+export function benchCsv(rows: readonly BenchRow[]): string {
+  const quote = (value: string) => `"${value.replaceAll('"', '""')}"`;
+  return `First,Last,Amount\n${rows.map((row) => [row.First, row.Last, row.Amount].map(quote).join(',')).join('\n')}\n`;
+}
+
+/**
+ * The bench template's 3 fields as Sheaf placeholders (relative to the page, from its top-left);
+ * `columns` renames the headings for a sheet that names them otherwise.
+ */
+export function sheafPlaceholders(columns: Partial<Record<keyof BenchRow, string>> = {}) {
   return BENCH_FIELDS.map((field, index) => ({
     id: `f${index}`,
-    column: field.column,
+    column: columns[field.column] ?? field.column,
     pageNumber: field.page + 1,
     relativeX: field.x / PAGE.width,
     relativeY: (PAGE.height - field.y - field.height) / PAGE.height,
@@ -63,18 +90,18 @@ export async function benchOneRowMerge(runs: number): Promise<BenchResult[]> {
     };
     await writeFile(files.fields, JSON.stringify(BENCH_FIELDS));
     await writeFile(files.row, JSON.stringify(row));
-    await writeFile(files.csv, `First,Last,Amount\n${row.First},${row.Last},"${row.Amount}"\n`);
+    await writeFile(files.csv, benchCsv([row]));
     await writeFile(files.placeholders, JSON.stringify(sheafPlaceholders()));
     const peer = [PEER_SCRIPT, templatePath, files.fields, files.row, path.join(dir, 'peer.pdf')];
     const sheaf = [SHEAF_BIN, 'merge', templatePath, files.csv, '--placeholders', files.placeholders, '--out', path.join(dir, 'sheaf.zip')];
     // One untimed run each: builds the command when its sources changed, warms the file cache.
-    timeProcess(peer);
-    timeProcess(sheaf);
+    await timeProcess(peer);
+    await timeProcess(sheaf);
     const peerTimes: number[] = [];
     const sheafTimes: number[] = [];
     for (let i = 0; i < runs; i++) {
-      peerTimes.push(timeProcess(peer));
-      sheafTimes.push(timeProcess(sheaf));
+      peerTimes.push((await timeProcess(peer)).seconds);
+      sheafTimes.push((await timeProcess(sheaf)).seconds);
     }
     const peerSeconds = median(peerTimes);
     const sheafSeconds = median(sheafTimes);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { BenchResult } from './types.ts';
 
 /** The tool each workload is compared against (ratio 1.00). */
-export const BASELINES: Readonly<Record<string, string>> = { 'per-row': 'pdf-lib', combined: 'pdf-lib', 'sheet-read': 'exceljs', send: 'nodemailer pool (8)', 'cold-start': 'pdf-lib script, one row' };
+export const BASELINES: Readonly<Record<string, string>> = { 'per-row': 'pdf-lib', combined: 'pdf-lib', 'sheet-read': 'exceljs', send: 'nodemailer pool (8)', 'cold-start': 'pdf-lib script, one row', 'cli-zip': 'pdf-lib per-row script', 'cli-combined': 'pdf-lib combined script', 'cli-sheet': 'exceljs streaming reader, whole sheet' };
 
 const MB = 1024 * 1024;
 const WORKLOAD_ORDER = ['per-row', 'combined', 'sheet-read', 'send', 'cold-start', 'serve-start'];

@@ -4,7 +4,7 @@
  *
  * Flags: --rows N (per-row documents, default 1,000), --full (100,000 rows combined and sheet-read),
  * --combined-rows N, --sheet-rows N, --disk-mb N (default 256), --send-rows N (default 2,000),
- * --only per-row,combined,sheet-read,disk-write,send,cold-start,login-bytes,api-load,large-merge,auth-load,word-pdf,data-check
+ * --only per-row,combined,sheet-read,disk-write,send,cold-start,cli,login-bytes,api-load,large-merge,auth-load,word-pdf,data-check
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdir, readdir, rm } from 'node:fs/promises';
@@ -18,7 +18,7 @@ import { sheafCandidates } from './sheaf.ts';
 import type { BenchCandidate, BenchResult, PdfWorkload } from './types.ts';
 
 const CHILD_TIMEOUT_MS = 15 * 60 * 1000;
-const WORKLOADS = ['disk-write', 'per-row', 'combined', 'sheet-read', 'send', 'cold-start', 'login-bytes', 'api-load', 'large-merge', 'auth-load', 'word-pdf', 'data-check'] as const;
+const WORKLOADS = ['disk-write', 'per-row', 'combined', 'sheet-read', 'send', 'cold-start', 'cli', 'login-bytes', 'api-load', 'large-merge', 'auth-load', 'word-pdf', 'data-check'] as const;
 /**
  * Whole-service workloads: real `sheaf` processes (API, workers) or a browser, each script printing its
  * own table (set-ups side by side, RSS per process) rather than one tool's BenchResult.
@@ -163,6 +163,16 @@ async function main(): Promise<void> {
       for (const result of await benchColdStart()) record(result);
     } catch (error) {
       record({ workload: 'cold-start', tool: 'cold-start.ts', units: 0, unitName: '', seconds: 0, peakRssMb: 0, note: `failed: ${(error as Error).message}` });
+    }
+  }
+
+  if (options.only.has('cli')) {
+    try {
+      // The `sheaf` command's end-to-end figures (3,000-row ZIP, 40,000 combined pages, a 100,000-row sheet), start-up included.
+      const { benchCli } = await import('./cli.ts');
+      for (const result of await benchCli()) record(result);
+    } catch (error) {
+      record({ workload: 'cli', tool: 'cli.ts', units: 0, unitName: '', seconds: 0, peakRssMb: 0, note: `failed: ${(error as Error).message}` });
     }
   }
 
