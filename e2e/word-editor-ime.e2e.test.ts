@@ -8,27 +8,14 @@
  * holds it all. Axe checks the editor. Screenshot: e2e/screenshots/word-ime.png.
  * The steps run in order on one page; once one fails, the later ones are skipped.
  */
-import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import { strFromU8, unzipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshot, type RunningApp } from './support/app.ts';
 import { seriousViolations } from './support/axe.ts';
 import { serialFlow } from './support/serial-flow.ts';
 import { signUp, tempFile } from './support/flows.ts';
-
-const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
-/** A letter: the greeting in bold Georgia, a closing sentence in plain text. */
-function letter(): Uint8Array {
-  const bold = '<w:rPr><w:rFonts w:ascii="Georgia" w:hAnsi="Georgia"/><w:b/></w:rPr>';
-  return zipSync({
-    '[Content_Types].xml': strToU8('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>'),
-    '_rels/.rels': strToU8('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>'),
-    'word/document.xml': strToU8(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="${W}"><w:body>`
-      + `<w:p><w:r>${bold}<w:t>Dear Ada,</w:t></w:r></w:p>`
-      + '<w:p><w:r><w:t>Thank you for your order.</w:t></w:r></w:p>'
-      + '<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440"/></w:sectPr></w:body></w:document>'),
-  });
-}
+import { letterDocx } from './support/docx.ts';
 
 const flow = serialFlow({ failureScreenshot: 'word-ime-failure', actionTimeoutMs: 60_000 });
 let app: RunningApp;
@@ -46,7 +33,7 @@ describe('typing through an input method in the Word editor', { timeout: 180_000
   it('opens an uploaded DOCX at step 2', async () => {
     await signUp(page, app.url);
     await page.getByRole('link', { name: 'Create mail merge' }).click();
-    await page.getByLabel('Drop your PDF or Word template here').setInputFiles(await tempFile('Letter.docx', letter()));
+    await page.getByLabel('Drop your PDF or Word template here').setInputFiles(await tempFile('Letter.docx', letterDocx('Dear Ada,')));
     await page.getByRole('heading', { name: 'Edit the Word document' }).waitFor();
     expect(await paragraphText(0)).toBe('Dear Ada,');
     await saveState('All changes saved').waitFor();

@@ -9,27 +9,15 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import { strFromU8, strToU8, unzipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshot, type RunningApp } from './support/app.ts';
 import { serialFlow } from './support/serial-flow.ts';
 import { seriousViolations } from './support/axe.ts';
 import { pdfText, saveDownload, signUp, tempFile, unzip } from './support/flows.ts';
+import { letterDocx } from './support/docx.ts';
 
-const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
-/** A letter as Word writes it: the greeting in bold Georgia (two spaces wait for two fields), a closing line. */
-function letter(): Uint8Array {
-  const bold = '<w:rPr><w:rFonts w:ascii="Georgia" w:hAnsi="Georgia"/><w:b/></w:rPr>';
-  return zipSync({
-    '[Content_Types].xml': strToU8('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>'),
-    '_rels/.rels': strToU8('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>'),
-    'word/document.xml': strToU8(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="${W}"><w:body>`
-      + `<w:p><w:r>${bold}<w:t xml:space="preserve">Dear  ,</w:t></w:r></w:p>`
-      + '<w:p><w:r><w:t>Thank you for your order.</w:t></w:r></w:p>'
-      + '<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440"/></w:sectPr></w:body></w:document>'),
-  });
-}
 const CSV = 'First,Last\nAda,Lovelace\nGrace,Hopper\n';
 const ROWS = [{ first: 'Ada', last: 'Lovelace' }, { first: 'Grace', last: 'Hopper' }];
 
@@ -64,7 +52,7 @@ describe('a Word template in the browser', { timeout: 180_000 }, () => {
   it('uploads a DOCX at step 1 and shows its printed pages and text at step 2', async () => {
     await signUp(page, app.url);
     await page.getByRole('link', { name: 'Create mail merge' }).click();
-    await page.getByLabel('Drop your PDF or Word template here').setInputFiles(await tempFile('Letter.docx', letter()));
+    await page.getByLabel('Drop your PDF or Word template here').setInputFiles(await tempFile('Letter.docx', letterDocx('Dear  ,')));
     await page.getByRole('heading', { name: 'Edit the Word document' }).waitFor();
     expect(page.url()).toMatch(/\/wizard\/[A-Za-z0-9]{20}\?step=2$/);
     await printedPage().waitFor();
