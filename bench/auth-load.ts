@@ -20,7 +20,7 @@ import http from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { processTreeCpuSeconds, processTreeRss } from './process-rss.ts';
+import { processTreeCpuSeconds, trackPeakRss } from './process-rss.ts';
 import { api, freePort, startSheaf, stopAll, waitUntilAnswering } from './service-support.ts';
 
 const PASSWORD = 'Bench-passw0rd!-auth';
@@ -77,8 +77,8 @@ async function load(workload: string, port: number, pid: number, requestOf: (con
   let errors = 0;
   /** Every request answered in the measured window, counted or not (for the CPU per request). */
   let answered = 0;
-  let peakRss = 0;
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, processTreeRss(pid))), 200);
+  const peakRss = trackPeakRss(pid, 200);
+  let peakRssMb = 0;
   let cpuAtStart = 0;
   const cpuTimer = setTimeout(() => (cpuAtStart = processTreeCpuSeconds(pid)), WARMUP * 1000);
   const start = performance.now();
@@ -104,14 +104,14 @@ async function load(workload: string, port: number, pid: number, requestOf: (con
       }
     }));
   } finally {
-    clearInterval(sampler);
     clearTimeout(cpuTimer);
+    peakRssMb = peakRss();
   }
   const cpuSeconds = processTreeCpuSeconds(pid) - cpuAtStart;
   latencies.sort((a, b) => a - b);
   return {
     workload, requests: latencies.length, errors, seconds: SECONDS, p50: percentile(latencies, 50), p99: percentile(latencies, 99),
-    peakRssMb: Math.round(peakRss / 1024 / 1024), cpuMsPerRequest: answered ? (cpuSeconds * 1000) / answered : 0, loadAverage: loadavg()[0]!,
+    peakRssMb, cpuMsPerRequest: answered ? (cpuSeconds * 1000) / answered : 0, loadAverage: loadavg()[0]!,
   };
 }
 

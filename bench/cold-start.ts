@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_DIR, benchRow, prepareBenchInputs } from './fixtures.ts';
-import { processTreeCpuSeconds, processTreeRss } from './process-rss.ts';
+import { processTreeCpuSeconds, processTreeRss, trackPeakRss } from './process-rss.ts';
 import { ROOT as REPO_ROOT, SHEAF, freePort } from './service-support.ts';
 import { BENCH_FIELDS, type BenchResult, type BenchRow } from './types.ts';
 
@@ -43,14 +43,14 @@ export async function timeProcess(args: string[]): Promise<TimedRun> {
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
   child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  const peakRssMb = trackPeakRss(child.pid!, RSS_SAMPLE_MS);
   let peak = 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, processTreeRss(child.pid!))), RSS_SAMPLE_MS);
   const code = await new Promise<number | string | null>((resolve, reject) => {
     child.once('error', reject).once('close', (status, signal) => resolve(status ?? signal));
-  }).finally(() => clearInterval(sampler));
+  }).finally(() => (peak = peakRssMb()));
   const seconds = (performance.now() - started) / 1000;
   if (code !== 0) throw new Error(`${args.join(' ')} exited with ${code}: ${stderr.slice(0, 500)}`);
-  return { seconds, peakRssMb: Math.round(peak / 1024 / 1024), stdout, stderr };
+  return { seconds, peakRssMb: peak, stdout, stderr };
 }
 
 /** Rows as a CSV for `sheaf merge` (every field quoted: the amounts hold commas). */

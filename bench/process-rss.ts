@@ -39,3 +39,13 @@ export function processTreeCpuSeconds(pid: number): number {
   }
   return ticks / 100 + childrenOf(pid).reduce((sum, child) => sum + processTreeCpuSeconds(child), 0);
 }
+
+/** Samples a process tree's RSS every `intervalMs` until the returned function is called; it answers the peak in MB. */
+export function trackPeakRss(pid: number, intervalMs: number): () => number {
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, processTreeRss(pid))), intervalMs);
+  return () => {
+    clearInterval(sampler);
+    return Math.round(peak / 1024 / 1024);
+  };
+}

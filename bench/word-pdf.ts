@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_DIR, prepareBenchInputs, WORK_DIR } from './fixtures.ts';
-import { processTreeRss } from './process-rss.ts';
+import { trackPeakRss } from './process-rss.ts';
 import { wordBenchTemplate, type WordPdfResult } from './word-pdf/template.ts';
 
 /** Each side's script and its extra arguments ('sheaf-2': two batches converting at once). */
@@ -30,12 +30,11 @@ async function runSide([script, ...extra]: readonly string[], args: string[]): P
   const child = spawn(process.execPath, ['--import', 'tsx', script!, ...args, ...extra], { cwd: BENCH_DIR, stdio: ['ignore', 'pipe', 'inherit'] });
   let stdout = '';
   child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
-  let peak = 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, processTreeRss(child.pid!))), RSS_SAMPLE_MS);
+  const peakRssMb = trackPeakRss(child.pid!, RSS_SAMPLE_MS);
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  clearInterval(sampler);
+  const peak = peakRssMb();
   if (code !== 0) throw new Error(`${script} exited with ${code}`);
-  return { ...(JSON.parse(stdout.trim().split('\n').pop()!) as WordPdfResult), peakRssMb: Math.round(peak / 1024 / 1024) };
+  return { ...(JSON.parse(stdout.trim().split('\n').pop()!) as WordPdfResult), peakRssMb: peak };
 }
 
 const load = () => os.loadavg().map((value) => value.toFixed(1)).join(' / ');
