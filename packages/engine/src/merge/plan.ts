@@ -9,6 +9,7 @@ import {
 } from '@sheaf/shared';
 import { FontRegistry } from '../text/index.ts';
 import { loadTemplate, type Template, type TemplatePage } from '../pdf/template.ts';
+import { compactTemplate } from '../pdf/compact/compact-template.ts';
 import { pdfNumber } from '../pdf/bytes.ts';
 import { transformRect } from '../pdf/geometry.ts';
 import { columnIndex, placePlaceholders, type PlacedPlaceholder } from './placed.ts';
@@ -62,9 +63,12 @@ export async function buildPlan(input: MergeInput): Promise<MergePlan> {
   checkPasswords(options, sheet);
 
   const rows = selectRows(sheet, input.rows);
-  const template = options.isOnlyPlaceholdersOutput
+  const loaded = options.isOnlyPlaceholdersOutput
     ? await blankTemplate(input.template, options.isTryRepair)
     : await loadTemplate(input.template, { repair: options.isTryRepair });
+  // Compressed output leaves out what the template embeds but never shows (whole fonts). Not for one
+  // row (a preview, a single letter), where pruning would cost more time than the bytes it saves.
+  const template = options.isCompressedOutput && !options.isOnlyPlaceholdersOutput && rows.length > 1 ? compactTemplate(loaded).template : loaded;
   const context = template.doc.context;
   // Kept in combined output too: each row gets its own copy of the fields (formCopies.ts).
   const flatten = !options.isKeepFormOutput;

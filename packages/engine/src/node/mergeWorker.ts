@@ -9,6 +9,7 @@
 import { parentPort } from 'node:worker_threads';
 import { isSheafError } from '@sheaf/shared';
 import { useNativeCrypto } from './nativeCrypto.ts';
+import { useNativeZlib } from './nativeZlib.ts';
 import { loadBundledFallbackFonts } from './fonts.ts';
 import { lowerThreadPriority } from './threadPriority.ts';
 import { prepareMerge, type OutputDocument, type Partition, type PreparedMerge } from '../merge/index.ts';
@@ -150,6 +151,7 @@ function reportError(error: unknown): void {
 async function main(): Promise<void> {
   lowerThreadPriority();
   useNativeCrypto();
+  useNativeZlib();
   for (;;) {
     const command = await nextCommand();
     if (command.type !== 'prepare') continue;

@@ -154,9 +154,11 @@ interface MadeFile {
 
 /** What the engine needs to make a merge's documents, loaded from its template, sheet and fonts. */
 export async function loadMergeInput(ctx: AppContext, row: MergeRow) {
-  const { useNativeCrypto } = await import('@sheaf/engine/node');
-  // Encrypted outputs: Node's native hashes and AES, three times the pure-JS speed (idempotent).
+  const { useNativeCrypto, useNativeZlib } = await import('@sheaf/engine/node');
+  // Encrypted outputs: Node's native hashes and AES, three times the pure-JS speed (idempotent);
+  // compaction of whole fonts: native zlib.
   useNativeCrypto();
+  useNativeZlib();
   const [loaded, sheet, fonts, fallback] = await Promise.all([
     loadTemplateForMerge(ctx, row.owner_id, row.template_id),
     loadSheet(ctx, row.owner_id, row.template_id),
