@@ -34,7 +34,7 @@ export function mergeCommand(setExitCode: (code: number) => void): Command {
     .option('--flatten', 'flatten form fields instead of keeping them editable')
     .option('--repair', 'repair a damaged template instead of refusing it')
     .option('--placeholders-only', 'stamp the values on blank pages of the template size')
-    .option('--no-compress', 'do not compress the added content')
+    .option('--no-compress', 'keep the template bytes as they are and do not compress the added content')
     .option('--watermark <text>', 'stamp this text across every page')
     .option('--fonts <dir>', 'folder of .ttf/.otf fonts; a font is named by its file name without extension')
     .option('--images <dir>', 'folder of .png/.jpg images that image placeholders name')
@@ -53,14 +53,20 @@ export function mergeCommand(setExitCode: (code: number) => void): Command {
 }
 
 async function runMerge(templatePath: string, dataPath: string, flags: MergeFlags & { placeholders: string }): Promise<number> {
-  // The engine (pdf-lib, fontkit, SheetJS) takes a second to load: only when a merge runs, not for --help.
-  const { checkTemplateSafely, loadBundledFallbackFonts, mergeDocumentsInParallel, useNativeCrypto } = await import('@sheaf/engine/node');
   const extension = path.extname(flags.out).toLowerCase();
   if (flags.combined && extension !== '.pdf') throw invalidInput('--out must end in .pdf with --combined');
   if (!flags.combined && extension !== '.zip') throw invalidInput('--out must end in .zip (one PDF per row), or use --combined with a .pdf');
 
-  const [templateBytes, dataBytes, placeholderText, fallbackFonts, fonts, images] = await Promise.all([
-    readInput(templatePath),
+  // Untrusted bytes are read first in a worker with a deadline and a memory cap (it also asks for a
+  // missing template password and refuses wrong types). The worker loads its own copy of the engine:
+  // started before anything else loads here (only the small guard module first), so both loads run
+  // at once, on two cores, and the check is done about when this thread is ready to merge.
+  const [templateBytes, { checkTemplateSafely }] = await Promise.all([readInput(templatePath), import('@sheaf/engine/guarded')]);
+  const checked = checkTemplateSafely({ bytes: templateBytes, password: flags.templatePassword, repair: Boolean(flags.repair) });
+  checked.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+  // The engine (pdf-lib, fontkit, SheetJS) takes a while to load: only when a merge runs, not for --help.
+  const { loadBundledFallbackFonts, mergeDocumentsInParallel, useNativeCrypto, useNativeZlib } = await import('@sheaf/engine/node');
+  const [dataBytes, placeholderText, fallbackFonts, fonts, images] = await Promise.all([
     readInput(dataPath),
     readFile(flags.placeholders, 'utf8').catch(() => {
       throw invalidInput(`cannot read ${flags.placeholders}`);
@@ -70,20 +76,19 @@ async function runMerge(templatePath: string, dataPath: string, flags: MergeFlag
     flags.images ? readNamedFiles(flags.images, ['.png', '.jpg', '.jpeg'], 'image') : new Map<string, Uint8Array>(),
   ]);
   const placeholders = parsePlaceholders(placeholderText, flags.placeholders);
-  // Untrusted bytes are read first in a worker with a deadline and a memory cap (it also asks for a
-  // missing template password and refuses wrong types). Started before the rest of the engine loads
-  // here, so the worker thread loads its own copy at the same time, on another core.
-  const checked = checkTemplateSafely({ bytes: templateBytes, password: flags.templatePassword, repair: Boolean(flags.repair) });
-  checked.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
   const [{ decryptPdf, inspectEncryption, prepareMerge, readSheet }, { writeCombined, writeZip }] = await Promise.all([
     import('@sheaf/engine'),
     import('../merge-output/outputs.ts'),
   ]);
   useNativeCrypto();
+  useNativeZlib();
+  // The sheet is read while the template check finishes; a template error is still the one reported.
+  const sheetOrError = attempt(() => readSheet(dataBytes, { headerRow: flags.headerRow, fileName: path.basename(dataPath) }));
   await checked;
+  if ('error' in sheetOrError) throw sheetOrError.error;
+  const { value: sheet } = sheetOrError;
   const encryption = inspectEncryption(templateBytes);
   const template = encryption ? decryptPdf(templateBytes, flags.templatePassword ?? '') : templateBytes;
-  const sheet = readSheet(dataBytes, { headerRow: flags.headerRow, fileName: path.basename(dataPath) });
   const rows: RowSelection = flags.rows === undefined ? { kind: 'all' } : { kind: 'specific', specificRowsNumbers: flags.rows };
   const options = parseOptions({
     isCombinedOutput: Boolean(flags.combined),
@@ -118,6 +123,14 @@ async function runMerge(templatePath: string, dataPath: string, flags: MergeFlag
   }
   for (const issue of merge.issues) process.stderr.write(`sheaf: skipped: ${issue.message}\n`);
   return merge.issues.length ? 3 : 0;
+}
+
+function attempt<T>(work: () => T): { value: T } | { error: unknown } {
+  try {
+    return { value: work() };
+  } catch (error) {
+    return { error };
+  }
 }
 
 function parsePlaceholders(text: string, file: string) {

@@ -7,10 +7,16 @@ import { once } from 'node:events';
 import { rename, rm } from 'node:fs/promises';
 import { ZipWriter, crc32, type OutputDocument } from '@sheaf/engine';
 
+/** Bytes queued for the file before a writer waits (see withPartialFile). */
+const WRITE_BUFFER_BYTES = 4 * 1024 * 1024;
+
 /** Writes to OUT.partial and renames at the end, so a failed run never leaves a half file named OUT. */
 export async function withPartialFile<T>(out: string, write: (stream: WriteStream) => Promise<T>): Promise<T> {
   const partial = `${out}.partial`;
-  const stream = createWriteStream(partial);
+  // Documents are tens of KB: with the default 16 KB buffer every one waits for its own write to come
+  // back from the thread pool (3,000 x 26 KB took 0.7 s, mostly idle). A larger buffer lets them
+  // queue while a write is under way, and the next write takes them all at once (writev).
+  const stream = createWriteStream(partial, { highWaterMark: WRITE_BUFFER_BYTES });
   // A write failing after we gave up (stopped, cancelled) must not become an uncaught 'error' event.
   const failed = new Promise<never>((_, reject) => stream.once('error', reject));
   failed.catch(() => undefined);

@@ -1,6 +1,6 @@
 /** Worker side of checkTemplateSafely: reads the template fully, reports pages or a catalogue error. */
 import { parentPort, workerData } from 'node:worker_threads';
-import { SheafError, isSheafError } from '@sheaf/shared';
+import { SheafError, isSheafError } from '@sheaf/shared/errors';
 import { decryptPdf, inspectEncryption } from '../security/index.ts';
 import { checkTemplateBytes, loadTemplate } from '../pdf/template.ts';
 

@@ -10,7 +10,7 @@
  */
 import { Unzlib } from 'fflate';
 import { PDFArray, PDFName, decodePDFRawStream, type PDFRawStream } from 'pdf-lib';
-import { SheafError } from '@sheaf/shared';
+import { SheafError } from '@sheaf/shared/errors';
 
 /** Decoded bytes a document may use at least, whatever its size. */
 export const MIN_DECODED_BYTES_PER_DOCUMENT = 64 * 1024 * 1024;

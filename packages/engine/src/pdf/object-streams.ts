@@ -4,7 +4,7 @@
  * unpacks to gigabytes is refused before pdf-lib sees it (docs/limits.md#files-and-uploads).
  */
 import { PDFContext, PDFObjectParser, PDFRawStream } from 'pdf-lib';
-import { SheafError } from '@sheaf/shared';
+import { SheafError } from '@sheaf/shared/errors';
 import { indexOf, lastIndexOf } from './bytes.ts';
 import { decodeStreamWithin, type DecodeBudget } from './decode.ts';
 

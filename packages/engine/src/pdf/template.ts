@@ -4,7 +4,8 @@
  * sound, a clean rewrite when the user asked for repair).
  */
 import { PDFArray, PDFDict, PDFDocument, PDFInvalidObject, PDFName, PDFNumber, PDFRawStream, PDFRef, PDFStream } from 'pdf-lib';
-import { MAX_UPLOAD_BYTES, SheafError } from '@sheaf/shared';
+import { MAX_UPLOAD_BYTES } from '@sheaf/shared/constants';
+import { SheafError } from '@sheaf/shared/errors';
 import { indexOf } from './bytes.ts';
 import { normaliseRect, pageGeometry, type PageGeometry, type Rect } from './geometry.ts';
 import { readXrefChain, type XrefChain } from './xref.ts';

@@ -13,7 +13,7 @@ import { PDFArray, PDFDict, PDFHexString, PDFNumber, PDFRawStream, PDFStream } f
 import type { PDFContext, PDFObject } from 'pdf-lib';
 import { randomBytes } from '@noble/ciphers/utils.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { SheafError } from '@sheaf/shared';
+import { SheafError } from '@sheaf/shared/errors';
 import { makePasswordEntry, permsEntry, wrapFileKey, type PasswordEntry } from './aes256-key.ts';
 import { bytesToHex } from './bytes.ts';
 import { aesEncrypt } from './ciphers.ts';

@@ -4,7 +4,7 @@
  */
 import { PDFArray, PDFDict, PDFRef } from 'pdf-lib';
 import type { PDFObject } from 'pdf-lib';
-import { SheafError } from '@sheaf/shared';
+import { SheafError } from '@sheaf/shared/errors';
 import { guarded } from './guard.ts';
 import { ObjectDecryptor } from './object-decryptor.ts';
 import { expandObjectStream } from './object-stream.ts';

@@ -7,7 +7,7 @@
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFRef } from 'pdf-lib';
 import type { PDFContext, PDFObject } from 'pdf-lib';
 import { randomBytes } from '@noble/ciphers/utils.js';
-import { SheafError } from '@sheaf/shared';
+import { SheafError } from '@sheaf/shared/errors';
 import { createAes256Encryption, type Aes256EncryptionOptions } from './aes256-encryption.ts';
 import { bytesToHex } from './bytes.ts';
 import { guarded } from './guard.ts';

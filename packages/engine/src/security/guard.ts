@@ -1,5 +1,5 @@
 /** Turns any failure while reading a PDF into a catalogue error: callers see SheafErrors only. */
-import { SheafError } from '@sheaf/shared';
+import { SheafError } from '@sheaf/shared/errors';
 
 const MAX_DETAIL = 120;
 

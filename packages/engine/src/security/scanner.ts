@@ -7,7 +7,7 @@
  */
 import { PDFContext, PDFDict, PDFName, PDFParser, PDFRawStream, PDFRef } from 'pdf-lib';
 import type { PDFObject } from 'pdf-lib';
-import { SheafError } from '@sheaf/shared';
+import { SheafError } from '@sheaf/shared/errors';
 
 export interface ScannedObject {
   ref: PDFRef;

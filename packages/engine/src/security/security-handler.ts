@@ -4,7 +4,7 @@
  */
 import { PDFDict, PDFHexString, PDFName, PDFNumber, PDFString, PDFBool } from 'pdf-lib';
 import type { PDFObject } from 'pdf-lib';
-import { SheafError } from '@sheaf/shared';
+import { SheafError } from '@sheaf/shared/errors';
 import { authenticateAes256Owner, authenticateAes256User, type Aes256KeyParams } from './aes256-key.ts';
 import type { CipherName } from './ciphers.ts';
 import { authenticateLegacyOwner, authenticateLegacyUser, type LegacyKeyParams } from './legacy-key.ts';
