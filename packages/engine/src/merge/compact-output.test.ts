@@ -129,3 +129,29 @@ describe('compressed output of a template with whole fonts', () => {
     expect(Buffer.from(documents[0]!.bytes.subarray(0, template.length)).equals(Buffer.from(template))).toBe(true);
   });
 });
+
+describe('compressed output with the other output options', () => {
+  it('password-protected documents are pruned too and open with their password only', async () => {
+    const template = await wholeFontTemplate();
+    const protection = { readPassword: 'Open!2024', modifyPassword: '' };
+    const small = await mergeSeparate(folder, request(template, { passwordProtection: protection }));
+    const whole = await mergeSeparate(folder, request(template, { passwordProtection: protection, isCompressedOutput: false }));
+    small.documents.forEach((document, i) => {
+      expect(document.bytes.length).toBeLessThan(template.length * 0.15);
+      expectQpdfClean(document.file, 'Open!2024');
+      expect(pdfText(document.file, { password: 'Open!2024' })).toBe(pdfText(whole.documents[i]!.file, { password: 'Open!2024' }));
+      expect(differingShare(render(document.file, 2, { dpi: 72, password: 'Open!2024' }), render(whole.documents[i]!.file, 2, { dpi: 72, password: 'Open!2024' }), 0)).toBe(0);
+    });
+  });
+
+  it('a template saved with object and cross-reference streams is rewritten as a plain file that reads the same', async () => {
+    const classic = await PDFDocument.load(await wholeFontTemplate());
+    const template = await classic.save({ useObjectStreams: true });
+    const small = await mergeSeparate(folder, request(template, { isKeepFormOutput: false }));
+    const whole = await mergeSeparate(folder, request(template, { isCompressedOutput: false, isKeepFormOutput: false }));
+    expect(small.documents[0]!.bytes.length).toBeLessThan(template.length * 0.15);
+    expectQpdfClean(small.documents[0]!.file);
+    expect(pdfText(small.documents[0]!.file)).toBe(pdfText(whole.documents[0]!.file));
+    expect(differingShare(render(small.documents[0]!.file, 1, { dpi: 72 }), render(whole.documents[0]!.file, 1, { dpi: 72 }), 0)).toBe(0);
+  });
+});
