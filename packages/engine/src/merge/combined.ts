@@ -26,6 +26,7 @@ export class CombinedWriter {
   private readonly sharedPlacements: XrefPlacement[];
   /** Per template page: the shared resources (form + fonts) unless images make them per row. */
   private readonly pageResources = new Map<number, PDFRef | undefined>();
+  private readonly pageEntries = new Map<number, string>();
   private readonly forms = new Map<number, PDFRef>();
   private readonly signaturesByPage = new Map<number, MergePlan['signatures']['placed']>();
   /** Per template page: its links, notes and other non-field annotations, copied onto each output page. */
@@ -55,6 +56,17 @@ export class CombinedWriter {
   /** Streams the whole document of `rows` (data-row indices, in order), in chunks of about 64 KB. */
   write(rows: readonly number[]): Generator<Uint8Array> {
     return batched(this.objects(rows));
+  }
+
+  /** The page dictionary's entries every copy of a template page shares (boxes, rotation, resources), as PDF text. */
+  private sharedPageEntries(page: TemplatePage): string {
+    let entries = this.pageEntries.get(page.index);
+    if (entries === undefined) {
+      const dict = this.plan.context.obj({ MediaBox: page.mediaBox, CropBox: page.cropBox, Rotate: page.rotation, Resources: this.pageResources.get(page.index) });
+      entries = dict.toString().replace(/^<<\n?/, '').replace(/>>$/, '');
+      this.pageEntries.set(page.index, entries);
+    }
+    return entries;
   }
 
   private *objects(rows: readonly number[]): Generator<Uint8Array> {
@@ -135,17 +147,23 @@ export class CombinedWriter {
           annots.push(ref);
           fields.push(ref);
         }
-        const dict = context.obj({
-          Type: 'Page',
-          Parent: PDFRef.of(parent),
-          MediaBox: page.mediaBox,
-          CropBox: page.cropBox,
-          Rotate: page.rotation,
-          Resources: resources,
-          Contents: PDFRef.of(contentNumber),
-          ...(annots.length ? { Annots: annots } : {}),
-        });
-        yield emit(pageNumber, serializeObject(PDFRef.of(pageNumber), dict));
+        const shared = this.pageResources.get(page.index) && !annots.length ? this.sharedPageEntries(page) : undefined;
+        if (shared) {
+          // Tens of thousands of pages: written from text, not built and serialised as pdf-lib objects.
+          yield emit(pageNumber, ascii(`${pageNumber} 0 obj\n<<\n/Type /Page\n/Parent ${parent} 0 R\n/Contents ${contentNumber} 0 R\n${shared}>>\nendobj\n`));
+        } else {
+          const dict = context.obj({
+            Type: 'Page',
+            Parent: PDFRef.of(parent),
+            MediaBox: page.mediaBox,
+            CropBox: page.cropBox,
+            Rotate: page.rotation,
+            Resources: resources,
+            Contents: PDFRef.of(contentNumber),
+            ...(annots.length ? { Annots: annots } : {}),
+          });
+          yield emit(pageNumber, serializeObject(PDFRef.of(pageNumber), dict));
+        }
         pageIndex++;
       }
     }
