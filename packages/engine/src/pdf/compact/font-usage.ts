@@ -7,6 +7,7 @@
  * fields a reader may redraw with any text; a pattern; a Type 3 glyph) stays whole.
  */
 import { PDFArray, PDFDict, PDFName, PDFRawStream, PDFRef, PDFStream, type PDFContext, type PDFObject } from 'pdf-lib';
+import { concatBytes } from '../bytes.ts';
 import type { DecodeBudget } from '../decode.ts';
 import { decodeStrictly } from './strict-decode.ts';
 import type { TemplatePage } from '../template.ts';
@@ -82,15 +83,10 @@ function concatContents(context: PDFContext, refs: readonly PDFRef[], budget: De
     return stream instanceof PDFRawStream ? decodeStrictly(stream, budget) : new Uint8Array();
   });
   // Content arrays read as one stream; a line break keeps tokens at their ends apart.
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length + 1, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    out[at + part.length] = 0x0a;
-    at += part.length + 1;
-  }
-  return out;
+  return concatBytes(parts.flatMap((part) => [part, LINE_BREAK]));
 }
+
+const LINE_BREAK = new Uint8Array([0x0a]);
 
 class UsageScan {
   /** Resource dictionaries whose content was read (their fonts' glyphs are counted). */
