@@ -28,7 +28,9 @@ parentPort.postMessage = (message, transfer) => {
   post(message, transfer);
   if (message?.type !== 'batch') return;
   if (how === 'exit') process.exit(3);
-  if (how === 'throw') setImmediate(() => { throw new Error('injected: the merge worker broke mid-merge'); });
+  // As soon as the worker's current step returns (its next await): a setImmediate could wait until the
+  // worker had made every batch, when credits were already queued (seen under load), and not break it.
+  if (how === 'throw') process.nextTick(() => { throw new Error('injected: the merge worker broke mid-merge'); });
 };
 // Wrapped, not a listener of its own: one added now would take the messages sent before the worker's own listener.
 const on = parentPort.on.bind(parentPort);
