@@ -1,6 +1,6 @@
 /** Helpers of the merge tests: a template with placeholders and a spreadsheet, merges polled to an end. */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, vi } from 'vitest';
@@ -114,8 +114,8 @@ export function inTempDir<T>(work: (dir: string) => T): T {
   }
 }
 
-/** The PDFs of a ZIP: names and their text (poppler's pdftotext), checked with unzip and qpdf. */
-export function pdfsInZip(zip: Buffer): { name: string; text: string }[] {
+/** The PDFs of a ZIP: names, sizes and their text (poppler's pdftotext), checked with unzip and qpdf. */
+export function pdfsInZip(zip: Buffer): { name: string; size: number; text: string }[] {
   return inTempDir((dir) => {
     const zipFile = path.join(dir, 'out.zip');
     writeFileSync(zipFile, zip);
@@ -126,7 +126,7 @@ export function pdfsInZip(zip: Buffer): { name: string; text: string }[] {
     return listing.map((name) => {
       const file = path.join(dir, 'files', name);
       execFileSync('qpdf', ['--check', file]);
-      return { name, text: execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }) };
+      return { name, size: statSync(file).size, text: execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }) };
     });
   });
 }
