@@ -68,7 +68,7 @@ export async function buildPlan(input: MergeInput): Promise<MergePlan> {
     : await loadTemplate(input.template, { repair: options.isTryRepair });
   // Compressed output leaves out what the template embeds but never shows (whole fonts). Not for one
   // row (a preview, a single letter), where pruning would cost more time than the bytes it saves.
-  const template = options.isCompressedOutput && !options.isOnlyPlaceholdersOutput && rows.length > 1 ? compactTemplate(loaded).template : loaded;
+  const template = options.isCompressedOutput && !options.isOnlyPlaceholdersOutput && rows.length > 1 ? compactTemplate(loaded) : loaded;
   const context = template.doc.context;
   // Kept in combined output too: each row gets its own copy of the fields (formCopies.ts).
   const flatten = !options.isKeepFormOutput;

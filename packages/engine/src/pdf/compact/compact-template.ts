@@ -11,7 +11,7 @@
  */
 import { PDFArray, PDFDict, PDFName, PDFRawStream, PDFRef, PDFStream, type PDFContext, type PDFObject } from 'pdf-lib';
 import { ascii, concatBytes, indexOf, latin1 } from '../bytes.ts';
-import { decodeBudget } from '../decode.ts';
+import { decodeBudget, type DecodeBudget } from '../decode.ts';
 import { decodeStrictly, flateStream } from './strict-decode.ts';
 import type { Template } from '../template.ts';
 import { classicXrefSection, serializeSection } from '../writer.ts';
@@ -21,39 +21,32 @@ import { prunableFonts, type PrunableFont } from './font-usage.ts';
 import { pruneTrueTypeGlyphs } from './truetype-prune.ts';
 
 /** Below this saving the template's own bytes are kept: a rewrite is not worth it. */
-export const MIN_COMPACT_SAVING_BYTES = 16 * 1024;
+const MIN_COMPACT_SAVING_BYTES = 16 * 1024;
 
 const name = (value: string) => PDFName.of(value);
 const BINARY_MARK = new Uint8Array([0x25, 0xe2, 0xe3, 0xcf, 0xd3, 0x0a]);
 
-export interface CompactResult {
-  template: Template;
-  /** Bytes the base lost (0 when the template was kept). */
-  savedBytes: number;
-}
-
 /** The template with whole embedded fonts pruned and its bytes rewritten, or the template itself. */
-export function compactTemplate(template: Template): CompactResult {
-  const kept = { template, savedBytes: 0 };
+export function compactTemplate(template: Template): Template {
   try {
-    if (isSigned(template.doc.context)) return kept;
+    if (isSigned(template.doc.context)) return template;
     const fonts = prunableFonts(template.doc.context, template.pages, decodeBudget(template.base.length));
-    if (!fonts?.length) return kept;
+    if (!fonts?.length) return template;
     const replacements = prunedObjects(template.doc.context, fonts);
-    if (!replacements) return kept;
+    if (!replacements) return template;
     const { context } = template.doc;
     // Measure before touching the document: the saving decides whether to change anything at all.
     const before = replacements.reduce((sum, [ref]) => sum + (context.lookup(ref)?.sizeInBytes() ?? 0), 0);
     const after = replacements.reduce((sum, [, object]) => sum + object.sizeInBytes(), 0);
-    if (before - after < MIN_COMPACT_SAVING_BYTES) return kept;
+    if (before - after < MIN_COMPACT_SAVING_BYTES) return template;
     for (const [ref, object] of replacements) context.assign(ref, object);
     const base = rewrite(template);
     const reading = readXrefChain(base);
-    if (!reading.sound) return kept;
-    return { template: { ...template, base, chain: reading.chain }, savedBytes: template.base.length - base.length };
+    if (!reading.sound) return template;
+    return { ...template, base, chain: reading.chain };
   } catch {
     // A template the merge can use as it is must never fail here.
-    return kept;
+    return template;
   }
 }
 
@@ -108,7 +101,7 @@ function trimWidths(context: PDFContext, font: PrunableFont, glyphs: Set<number>
   }
 }
 
-function trimToUnicode(context: PDFContext, font: PrunableFont, glyphs: Set<number>, budget: ReturnType<typeof decodeBudget>, out: Array<[PDFRef, PDFObject]>): void {
+function trimToUnicode(context: PDFContext, font: PrunableFont, glyphs: Set<number>, budget: DecodeBudget, out: Array<[PDFRef, PDFObject]>): void {
   const ref = font.type0.get(name('ToUnicode'));
   const stream = ref instanceof PDFRef ? context.lookup(ref) : undefined;
   if (!(ref instanceof PDFRef) || !(stream instanceof PDFRawStream) || out.some(([done]) => done === ref)) return;

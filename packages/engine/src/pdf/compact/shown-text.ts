@@ -4,6 +4,9 @@
  * certainty (a malformed token, an unknown operator, text shown with a font it cannot name)
  * sets `unknownFont`, and the caller then keeps the fonts whole.
  */
+import {
+  REGULAR, WHITE, DELIMITER, BYTE_CLASS, HEX_VALUE, LF, CR, BACKSLASH, OPEN_PAREN, CLOSE_PAREN, LESS, GREATER, operatorCode, OPERATORS, LONGEST_OPERATOR, OP, LONGEST_NAME, decodeLiteral, isKeyword, isNumber,
+} from './content-syntax.ts';
 
 export interface ShownText {
   /** Per font resource name (as written after '/', without the slash, name escapes like #20 decoded,
@@ -13,7 +16,7 @@ export interface ShownText {
   /** Names of XObjects painted with `Do` (for the caller to scan form XObjects with their resources). */
   xObjects: Set<string>;
   /** Names of graphics state dictionaries applied with `gs`. An ExtGState may carry a /Font entry,
-   * which sets the font without naming it in /Font: if any of these has one, do not prune. */
+   * which sets the font without naming it in /Font (font-usage.ts keeps a font named there whole). */
   extGStates: Set<string>;
   /** True when text was shown while no font had been set in this stream (the font came from the
    * caller's state): the caller cannot know which font, so it must not prune. Also true when the
@@ -27,54 +30,6 @@ export function twoByteCodes(strings: Uint8Array[], into: Set<number>): void {
     for (let i = 0; i + 1 < bytes.length; i += 2) into.add((bytes[i]! << 8) | bytes[i + 1]!);
   }
 }
-
-// Byte classes of ISO 32000 7.2.2: white space, delimiters, and the rest ("regular").
-const REGULAR = 0;
-const WHITE = 1;
-const DELIMITER = 2;
-const BYTE_CLASS = new Uint8Array(256);
-for (const byte of [0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]) BYTE_CLASS[byte] = WHITE;
-for (const char of '()<>[]{}/%') BYTE_CLASS[char.charCodeAt(0)] = DELIMITER;
-
-const HEX_VALUE = new Int8Array(256).fill(-1);
-for (let digit = 0; digit < 16; digit++) {
-  HEX_VALUE['0123456789abcdef'.charCodeAt(digit)] = digit;
-  HEX_VALUE['0123456789ABCDEF'.charCodeAt(digit)] = digit;
-}
-
-const LF = 0x0a;
-const CR = 0x0d;
-const BACKSLASH = 0x5c;
-const OPEN_PAREN = 0x28;
-const CLOSE_PAREN = 0x29;
-const LESS = 0x3c;
-const GREATER = 0x3e;
-
-/** An operator (at most 3 bytes) packed into a number, so dispatch needs no string per token. */
-function operatorCode(bytes: ArrayLike<number>, start: number, length: number): number {
-  let code = 0;
-  for (let i = 0; i < length; i++) code |= bytes[start + i]! << (8 * i);
-  return code;
-}
-const codeOf = (operator: string) => operatorCode(Uint8Array.from(operator, (char) => char.charCodeAt(0)), 0, operator.length);
-
-/** Every operator of ISO 32000 Table A.1 (plus the obsolete PS). Any other keyword stops the scan:
- * readers split run-together operators ("TjET") differently, so an unknown word may hide a Tj. */
-const OPERATOR_NAMES = [
-  'b', 'B', 'b*', 'B*', 'BDC', 'BI', 'BMC', 'BT', 'BX', 'c', 'cm', 'CS', 'cs', 'd', 'd0', 'd1', 'Do',
-  'DP', 'EI', 'EMC', 'ET', 'EX', 'f', 'F', 'f*', 'G', 'g', 'gs', 'h', 'i', 'ID', 'j', 'J', 'K', 'k',
-  'l', 'm', 'M', 'MP', 'n', 'PS', 'q', 'Q', 're', 'RG', 'rg', 'ri', 's', 'S', 'SC', 'sc', 'SCN', 'scn',
-  'sh', 'T*', 'Tc', 'Td', 'TD', 'Tf', 'Tj', 'TJ', 'TL', 'Tm', 'Tr', 'Ts', 'Tw', 'Tz', 'v', 'w', 'W',
-  'W*', 'y', "'", '"',
-];
-const OPERATORS = new Set(OPERATOR_NAMES.map(codeOf));
-const LONGEST_OPERATOR = 3;
-const OP = {
-  q: codeOf('q'), Q: codeOf('Q'), Tf: codeOf('Tf'), Tj: codeOf('Tj'), TJ: codeOf('TJ'), quote: codeOf("'"),
-  doubleQuote: codeOf('"'), Do: codeOf('Do'), gs: codeOf('gs'), BI: codeOf('BI'), ID: codeOf('ID'), EI: codeOf('EI'),
-};
-/** The spec's limit is 127 bytes; far longer is garbage (and would overflow String.fromCharCode's argument list). */
-const LONGEST_NAME = 4096;
 
 /** An operand whose value is never needed: a dictionary, boolean, null, or a name or string inside a dictionary. */
 const OTHER = Symbol('other');
@@ -352,74 +307,4 @@ class ContentScanner {
     if (!wanted) return OTHER;
     return plain ? data.subarray(start, end) : decodeLiteral(data, start, end);
   }
-}
-
-/** Decodes the escapes of a literal string's body data[start, end); data[end] is its closing ')'. */
-function decodeLiteral(data: Uint8Array, start: number, end: number): Uint8Array {
-  const out = new Uint8Array(end - start);
-  let length = 0;
-  let at = start;
-  while (at < end) {
-    const byte = data[at++]!;
-    if (byte === CR) {
-      out[length++] = LF;
-      if (data[at] === LF) at++;
-      continue;
-    }
-    if (byte !== BACKSLASH) {
-      out[length++] = byte;
-      continue;
-    }
-    const escape = data[at++]!;
-    switch (escape) {
-      case 0x6e: out[length++] = LF; break; // \n
-      case 0x72: out[length++] = CR; break; // \r
-      case 0x74: out[length++] = 0x09; break; // \t
-      case 0x62: out[length++] = 0x08; break; // \b
-      case 0x66: out[length++] = 0x0c; break; // \f
-      case LF: break; // backslash at end of line: the line continues
-      case CR:
-        if (data[at] === LF) at++;
-        break;
-      default:
-        if (escape >= 0x30 && escape <= 0x37) {
-          // Up to three octal digits; overflow past a byte is ignored. data[end] is ')', so this stops in the body.
-          let value = escape - 0x30;
-          for (let digits = 1; digits < 3 && data[at]! >= 0x30 && data[at]! <= 0x37; digits++) value = value * 8 + data[at++]! - 0x30;
-          out[length++] = value & 0xff;
-        } else {
-          out[length++] = escape; // \( \) \\ and any other byte: the backslash is dropped
-        }
-    }
-  }
-  return out.subarray(0, length);
-}
-
-function isKeyword(data: Uint8Array, start: number, end: number, keyword: string): boolean {
-  if (end - start !== keyword.length) return false;
-  for (let i = 0; i < keyword.length; i++) if (data[start + i] !== keyword.charCodeAt(i)) return false;
-  return true;
-}
-
-/** ISO 32000 7.3.3 numbers ([+-] digits [. digits]), plus the exponent some producers write and readers accept. */
-function isNumber(data: Uint8Array, start: number, end: number): boolean {
-  let at = start;
-  if (data[at] === 0x2b || data[at] === 0x2d) at++;
-  let digits = 0;
-  let dots = 0;
-  for (; at < end; at++) {
-    const byte = data[at]!;
-    if (byte >= 0x30 && byte <= 0x39) digits++;
-    else if (byte === 0x2e && dots++ === 0) continue;
-    else break;
-  }
-  if (digits === 0) return false;
-  if (at < end && (data[at] === 0x45 || data[at] === 0x65)) {
-    at++;
-    if (data[at] === 0x2b || data[at] === 0x2d) at++;
-    const exponentStart = at;
-    while (at < end && data[at]! >= 0x30 && data[at]! <= 0x39) at++;
-    if (at === exponentStart) return false;
-  }
-  return at === end;
 }
