@@ -10,6 +10,7 @@
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { prepareWordMerge, sheetFromTable, ZipWriter } from '@sheaf/engine';
+import { useNativeZlib } from '@sheaf/engine/node';
 import { OfficeConverter } from '../../apps/server/src/adapters/office/index.ts';
 import { pdfBatchSize, wordDocuments } from '../../apps/server/src/merge-output/word-documents.ts';
 import type { BenchRow } from '../types.ts';
@@ -20,6 +21,8 @@ const inFlight = Number(inFlightText);
 const count = Number(countText);
 const template = new Uint8Array(readFileSync(templatePath));
 const rows = (JSON.parse(readFileSync(rowsPath, 'utf8')) as BenchRow[]).slice(0, count);
+// As the server's merge jobs do (run-merge.ts): stamped pages are compressed with Node's zlib.
+useNativeZlib();
 const seconds = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e9;
 
 // The server keeps LibreOffice running between merges: the pool is warmed before the timed run.

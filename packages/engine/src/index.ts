@@ -14,6 +14,7 @@ export { prepareWordMerge, type PreparedWordMerge, type WordMergeInput, type Wor
 export { prepareDocx, listDocxFields, unknownDocxFields, docxColumnIndex, type DocxField, type DocxOptions, type PreparedDocx } from './docx/index.ts';
 /** PDF output of Word templates in batches: one conversion, then one PDF per row (docs/word-templates.md#pdf-output-in-batches). */
 export { openBatchPdf, splitPdfAtBookmarks, BATCH_PDF_EXPORT_FILTER, type BatchPdf, type PageRange } from './pdf/split.ts';
+export { openStampPdf, type StampLayout, type StampPdf } from './pdf/stamp/stamp-pdf.ts';
 /** The data check (docs/data-check.md): a merge's rows against its template and settings, one row at a time. */
 export { createDataCheck, issueOf, MAX_ACTUAL_LENGTH, type DataCheck, type DataCheckInput, type CheckedEmail, type PdfCheckTemplate, type WordCheckTemplate } from './check/index.ts';
 export { inferColumnTypes, profileOf, rowsOfSheet, type ColumnType, type SheetProfile, type SheetRow, type SheetRows } from './check/index.ts';

@@ -51,7 +51,10 @@ export async function runWordMerge(templatePath: string, dataPath: string, flags
   const options = parseOptions({ isCombinedOutput: Boolean(flags.combined), fileNamePattern: flags.fileName, watermark: flags.watermark, passwordProtection });
 
   const [templateBytes, dataBytes] = await Promise.all([readInput(templatePath), readInput(dataPath)]);
-  const { prepareWordMerge, readSheet } = await import('@sheaf/engine');
+  const [{ prepareWordMerge, readSheet }, { useNativeCrypto, useNativeZlib }] = await Promise.all([import('@sheaf/engine'), import('@sheaf/engine/node')]);
+  // Stamped documents' pages and passwords: Node's native zlib and crypto, as the server's merge jobs use.
+  useNativeZlib();
+  useNativeCrypto();
   // The spreadsheet is read before LibreOffice starts: a bad one is refused in a moment.
   const sheet = readSheet(dataBytes, { headerRow: flags.headerRow, fileName: path.basename(dataPath) });
   const rows: RowSelection = flags.rows === undefined ? { kind: 'all' } : { kind: 'specific', specificRowsNumbers: flags.rows };

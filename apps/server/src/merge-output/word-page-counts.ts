@@ -15,9 +15,31 @@ export type DocxToPdf = (docx: Uint8Array) => Promise<Uint8Array>;
 /** Conversions with counts written in before a document whose count still differs is converted alone. */
 const COUNTED_CONVERSIONS = 3;
 
-/** The page count a merge writes first: what most documents of its last batch had. */
+/** What a merge learnt from its last batch: the page count it writes first (what most documents had), and whether stamping works for its template. */
 export interface PageCountGuess {
   pages: number;
+  stamps?: boolean;
+}
+
+/**
+ * The batch's PDFs through a stamp batch (docs/word-templates.md#stamped-batches): one conversion
+ * prints the first document and every document's variable blocks; the documents it cannot make
+ * (a block of another height) are printed the ordinary way in one more conversion. Undefined when
+ * the template cannot be stamped or the stamp batch does not match its reference.
+ */
+async function stampedPdfs(batch: WordBatch, toPdf: DocxToPdf): Promise<Uint8Array[] | undefined> {
+  const stamp = batch.stamp;
+  if (!stamp) return undefined;
+  const { openBatchPdf, openStampPdf } = await import('@sheaf/engine');
+  const stamped = await openStampPdf(await toPdf(stamp.docx), batch.documents.length, stamp.layout);
+  if (!stamped) return undefined;
+  const pdfs = batch.documents.map((_, position) => stamped.document(position));
+  const missing = pdfs.flatMap((pdf, position) => (pdf ? [] : [position]));
+  if (missing.length > 0) {
+    const parts = await openBatchPdf(await toPdf(batch.subset(missing)), missing.length);
+    missing.forEach((position, index) => (pdfs[position] = parts.document(index)));
+  }
+  return pdfs as Uint8Array[];
 }
 
 const pageCounts = (pdf: BatchPdf) => pdf.ranges.map((range) => range.last - range.first + 1);
@@ -34,6 +56,10 @@ export async function batchDocumentPdfs(batch: WordBatch, toPdf: DocxToPdf, gues
   const { openBatchPdf } = await import('@sheaf/engine');
   const count = batch.documents.length;
   if (!batch.countedDocx) {
+    const stamped = guess.stamps !== false ? await stampedPdfs(batch, toPdf) : undefined;
+    // A template whose reference cannot be matched will not match in later batches either.
+    if (stamped === undefined && batch.stamp) guess.stamps = false;
+    if (stamped) return stamped;
     const parts = await openBatchPdf(await toPdf(batch.docx), count);
     return batch.documents.map((_, position) => parts.document(position));
   }

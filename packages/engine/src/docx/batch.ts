@@ -37,6 +37,11 @@ export interface BatchFillOptions {
   documentFootnotes?: boolean;
   /** Each document's page count (by group), printed by its NUMPAGES and SECTIONPAGES fields. */
   pageCounts?: readonly number[];
+  /**
+   * XML after the last document, which then ends its own section (`section`, its w:sectPr): the
+   * pages of blocks of a stamp batch (stamp-plan.ts), ending with the body's final w:sectPr.
+   */
+  tail?: (section: string) => string;
 }
 
 export interface BatchPlan {
@@ -102,7 +107,8 @@ export function planBatch(parts: readonly BatchPart[], level: 0 | 2 | 6, picture
         if (options.documentFootnotes) body = withDocumentFootnoteNumbers(body, footnotes);
         body = withMarkAtStart(body, `<w:bookmarkStart w:id="${id}" w:name="${rowBookmarkName(row)}"/><w:bookmarkEnd w:id="${id}"/>`);
         const section = document.finalSection(context);
-        body = row < groups.length - 1 ? withSectionAtEnd(body, section) : body + section;
+        if (row < groups.length - 1) body = withSectionAtEnd(body, section);
+        else body = options.tail ? withSectionAtEnd(body, section) + options.tail(section) : body + section;
         chunks.push(encoder.encode(body));
         if (row > 0) extra.push(...rowParts.copies(sheet, rows, context, fillSettings));
       });

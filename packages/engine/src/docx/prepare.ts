@@ -10,6 +10,8 @@ import { compileEdits, fillSegments, hasHoles, hasPictures, type ColumnResolver,
 import { PictureLibrary, maxDrawingId, withPictureContentTypes } from './images.ts';
 import { isMacroPart, withoutMacroReferences } from './macros.ts';
 import { planBatch, type BatchFillOptions, type BatchPlan } from './batch.ts';
+import type { StampLayout } from '../pdf/stamp/stamp-pdf.ts';
+import { planStamp, type StampPlan } from './stamp-plan.ts';
 import { partText } from './batch-parts.ts';
 import { assembleZip, packEntry, type PackedEntry } from './pack.ts';
 import { analysePart } from './structure.ts';
@@ -46,6 +48,11 @@ export interface PreparedDocx {
   fillBatch(sheet: SheetData, groups: readonly (readonly number[])[], options?: BatchFillOptions): Uint8Array;
   /** What a batch of this template needs for each document's own numbers in PDF (batch.ts). */
   batchTraits(): Pick<BatchPlan, 'countsPages' | 'hasEndnotes'>;
+  /**
+   * A stamp batch of the groups (stamp-plan.ts): the first group's document whole, then every
+   * group's variable blocks; undefined when the template cannot be stamped.
+   */
+  stampBatch(sheet: SheetData, groups: readonly (readonly number[])[]): { docx: Uint8Array; layout: StampLayout } | undefined;
 }
 
 /** Content types of the parts a person writes text in. */
@@ -78,10 +85,11 @@ export function prepareDocx(template: Uint8Array, headers: readonly string[], op
     if (index === undefined) throw new SheafError('merge/word-field-unknown', { column: field.column });
     return index;
   };
-  const { programs, drawingSpan } = compileParts(template, options, resolve);
+  const { programs, drawingSpan, mainName } = compileParts(template, options, resolve);
   const level = options.compress === false ? 0 : 2;
   const pictures = withPictures(programs, options.images, drawingSpan);
   let batch: BatchPlan | undefined;
+  let stamp: StampPlan | null | undefined;
   return {
     fields,
     fill(sheet, rows) {
@@ -102,6 +110,17 @@ export function prepareDocx(template: Uint8Array, headers: readonly string[], op
     batchTraits() {
       batch ??= planBatch(programs, level, pictures);
       return { countsPages: batch.countsPages, hasEndnotes: batch.hasEndnotes };
+    },
+    stampBatch(sheet, groups) {
+      batch ??= planBatch(programs, level, pictures);
+      if (stamp === undefined) {
+        const settings = programs.find((program) => /(^|\/)settings\.xml$/i.test(program.name));
+        stamp = batch.countsPages || batch.hasEndnotes || pictures ? null : (planStamp(programs, mainName, settings ? partText(settings) : '') ?? null);
+      }
+      if (!stamp || groups.length === 0) return undefined;
+      const plan = stamp;
+      const tail = (section: string) => groups.map((rows) => plan.blocks(sheet, rows)).join('') + plan.section(section);
+      return { docx: batch.fill(sheet, [groups[0]!], { documentFootnotes: true, tail }), layout: plan.layout };
     },
   };
 }
@@ -142,14 +161,15 @@ export function listDocxFields(template: Uint8Array, options: DocxOptions = {}):
  * The template's parts compiled, and one more than the largest drawing id of any of them (the
  * pictures of picture tags are numbered from there).
  */
-function compileParts(template: Uint8Array, options: DocxOptions, resolve: ColumnResolver): { programs: Program[]; drawingSpan: number } {
+function compileParts(template: Uint8Array, options: DocxOptions, resolve: ColumnResolver): { programs: Program[]; drawingSpan: number; mainName: string } {
   const read = readDocxParts(template, options.maxBytes).filter((part) => !isMacroPart(part.name));
   const parts = options.watermark ? withWatermark(read, options.watermark) : read;
   const contentTypes = parts.find((part) => part.name === '[Content_Types].xml');
   if (!contentTypes) throw notDocx('no [Content_Types].xml');
   const typeXml = xmlText(contentTypes);
   const filled = filledParts(typeXml);
-  if (![...filled.values()].some((type) => MAIN_TYPE.test(type))) throw notDocx('no Word main document');
+  const mainEntry = [...filled].find(([, type]) => MAIN_TYPE.test(type));
+  if (!mainEntry) throw notDocx('no Word main document');
   const locale = options.locale ?? 'en-US';
   let drawingSpan = 1;
   const programs = parts.map((part): Program => {
@@ -175,7 +195,8 @@ function compileParts(template: Uint8Array, options: DocxOptions, resolve: Colum
     const segments = compileEdits(edits, resolve);
     return hasHoles(segments) ? { name: part.name, segments } : { name: part.name, packed: packEntry(part.name, part.data, 6) };
   });
-  return { programs, drawingSpan };
+  const mainName = programs.find((program) => program.name.toLowerCase() === mainEntry[0])?.name ?? mainEntry[0];
+  return { programs, drawingSpan, mainName };
 }
 
 /**

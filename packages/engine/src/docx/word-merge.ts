@@ -12,6 +12,7 @@ import type { OutputDocument } from '../merge/index.ts';
 import type { RowIssue } from '../merge/types.ts';
 import type { SheetData } from '../sheet/types.ts';
 import { prepareDocx } from './prepare.ts';
+import type { StampLayout } from '../pdf/stamp/stamp-pdf.ts';
 import { pictureIssuesOf } from './image-issues.ts';
 
 export interface WordMergeInput {
@@ -33,6 +34,8 @@ export interface WordMergeInput {
   watermark?: string;
   /** Images supplied with the template, by name (PNG or JPEG), for {{%image Column}} tags. */
   images?: ReadonlyMap<string, Uint8Array>;
+  /** PDF output: false prints every document whole, never as a stamp batch (docs/word-templates.md#stamped-batches). Default true. */
+  stamp?: boolean;
 }
 
 /** One document of a batch: where it goes in the merge and what it is called. */
@@ -54,6 +57,14 @@ export interface WordBatch {
   countedDocx?: (positions: readonly number[], pageCounts: readonly number[]) => Uint8Array;
   /** The document at `position` alone: LibreOffice counts its pages itself (when page counts do not settle). */
   alone(position: number): Uint8Array;
+  /** The documents at `positions` as one ordinary batch DOCX, in that order (those a stamp batch could not make). */
+  subset(positions: readonly number[]): Uint8Array;
+  /**
+   * The batch as a stamp batch (docx/stamp-plan.ts, pdf/stamp/): convert this and open it with
+   * `openStampPdf(pdf, documents.length, layout)` instead of converting `docx`. Undefined when the
+   * template cannot be stamped or the batch holds one document.
+   */
+  readonly stamp: { docx: Uint8Array; layout: StampLayout } | undefined;
 }
 
 export interface PreparedWordMerge {
@@ -165,13 +176,19 @@ export function prepareWordMerge(input: WordMergeInput): PreparedWordMerge {
           prepared.fillBatch(sheet, positions.map((position) => batchGroups[position]!), { documentFootnotes: true, pageCounts });
         const countedDocx = prepared.batchTraits().countsPages && documents.length > 1 ? fill : undefined;
         let docx: Uint8Array | undefined;
+        let stamp: WordBatch['stamp'] | null | undefined;
         yield {
           get docx() {
             return (docx ??= fill(batchGroups.map((_, position) => position)));
           },
+          get stamp() {
+            stamp ??= (input.stamp !== false && batchGroups.length > 1 && prepared.stampBatch(sheet, batchGroups)) || null;
+            return stamp ?? undefined;
+          },
           documents,
           countedDocx,
           alone: (position) => fill([position]),
+          subset: (positions) => fill(positions),
         };
       }
     },

@@ -3,17 +3,12 @@
  * row (docs/word-templates.md#pdf-output-in-batches). Each row starts at the named destination of
  * its bookmark `SheafRow<k>` (LibreOffice writes them with BATCH_PDF_EXPORT_FILTER) and ends where
  * the next row starts.
- *
- * Speed: every object keeps its number, so an object's bytes are serialised once for the whole
- * batch and copied into each document that uses it (fonts, images: usually every document); only
- * page dictionaries (a new parent) and each document's page tree, catalog and xref are written per
- * document. pdf-lib's copyPages would serialise the shared fonts again for every row.
+ * Each document is written by batch-writer.ts (shared objects serialised once per batch).
  */
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef, PDFStream, PDFString, PDFHexString, type PDFObject } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef, PDFString, PDFHexString, type PDFObject } from 'pdf-lib';
 import { SheafError } from '@sheaf/shared';
 import { ROW_BOOKMARK_PREFIX } from '../docx/batch.ts';
-import { concatBytes } from './bytes.ts';
-import { classicXrefSection, serializeObject, type XrefPlacement } from './writer.ts';
+import { batchDocumentWriter } from './batch-writer.ts';
 
 /**
  * The PDF export filter LibreOffice needs for the destinations, as `soffice --convert-to` takes it
@@ -33,17 +28,12 @@ export interface BatchPdf {
   document(index: number): Uint8Array;
 }
 
-const INHERITED = ['Resources', 'MediaBox', 'CropBox', 'Rotate'].map((name) => PDFName.of(name));
-const PARENT = PDFName.of('Parent');
-const BINARY_MARK = new Uint8Array([0x25, 0xe2, 0xe3, 0xcf, 0xd3, 0x0a]);
-
 /**
  * Reads the batch PDF of `count` rows whose destinations are named `${prefix}0` .. `${prefix}<count-1>`;
  * throws merge/word-pdf-row-missing when a row's destination is missing or out of order.
  */
 export async function openBatchPdf(pdf: Uint8Array, count: number, prefix = ROW_BOOKMARK_PREFIX): Promise<BatchPdf> {
   const doc = await PDFDocument.load(pdf, { updateMetadata: false, throwOnInvalidObject: false });
-  const { context } = doc;
   const pages = doc.getPages().map((page) => page.ref);
   const pageIndex = new Map(pages.map((ref, index) => [ref.toString(), index]));
   const destinations = namedDestinations(doc);
@@ -57,47 +47,12 @@ export async function openBatchPdf(pdf: Uint8Array, count: number, prefix = ROW_
   if (count > 0 && starts[0] !== 0) throw new SheafError('merge/word-pdf-row-missing', { row: 1 });
   const ranges = starts.map((first, row) => ({ first, last: row + 1 < count ? starts[row + 1]! - 1 : pages.length - 1 }));
 
-  const header = concatBytes([pdf.subarray(0, pdf.indexOf(0x0a) + 1), BINARY_MARK]);
-  const serialised = new Map<string, Uint8Array>();
-  const pagesRef = PDFRef.of(context.largestObjectNumber + 1);
-  const catalogRef = PDFRef.of(context.largestObjectNumber + 2);
-
+  const writer = batchDocumentWriter(doc, pdf);
   return {
     ranges,
     document(index) {
       const range = ranges[index]!;
-      const own = new Map<string, Uint8Array>();
-      const kids: PDFRef[] = [];
-      const roots: PDFObject[] = [];
-      for (let page = range.first; page <= range.last; page++) {
-        const ref = pages[page]!;
-        const leaf = standalonePage(context.lookup(ref, PDFDict), pagesRef);
-        own.set(ref.toString(), serializeObject(ref, leaf));
-        kids.push(ref);
-        roots.push(leaf);
-      }
-      const used = reachable(roots, context, own);
-      const parts: Uint8Array[] = [header];
-      const placements: XrefPlacement[] = [];
-      let offset = header.length;
-      const place = (ref: PDFRef, bytes: Uint8Array) => {
-        placements.push({ number: ref.objectNumber, generation: ref.generationNumber, offset });
-        parts.push(bytes);
-        offset += bytes.length;
-      };
-      for (const ref of used) {
-        const key = ref.toString();
-        let bytes = own.get(key) ?? serialised.get(key);
-        if (!bytes) {
-          bytes = serializeObject(ref, context.lookup(ref)!);
-          serialised.set(key, bytes);
-        }
-        place(ref, bytes);
-      }
-      place(pagesRef, serializeObject(pagesRef, context.obj({ Type: 'Pages', Kids: kids, Count: kids.length })));
-      place(catalogRef, serializeObject(catalogRef, context.obj({ Type: 'Catalog', Pages: pagesRef })));
-      parts.push(classicXrefSection(placements, { size: catalogRef.objectNumber + 1, root: catalogRef }, context, offset));
-      return concatBytes(parts);
+      return writer.write(pages.slice(range.first, range.last + 1).map((ref) => ({ ref })));
     },
   };
 }
@@ -106,64 +61,6 @@ export async function openBatchPdf(pdf: Uint8Array, count: number, prefix = ROW_
 export async function splitPdfAtBookmarks(pdf: Uint8Array, count: number): Promise<Uint8Array[]> {
   const batch = await openBatchPdf(pdf, count);
   return batch.ranges.map((_, index) => batch.document(index));
-}
-
-/** A copy of a page dictionary under `parent`, carrying the attributes it inherited from the page tree. */
-function standalonePage(page: PDFDict, parent: PDFRef): PDFDict {
-  const leaf = page.clone();
-  for (const name of INHERITED) {
-    if (leaf.has(name)) continue;
-    for (let node = page.lookupMaybe(PARENT, PDFDict); node; node = node.lookupMaybe(PARENT, PDFDict)) {
-      const value = node.get(name);
-      if (value !== undefined) {
-        leaf.set(name, value);
-        break;
-      }
-    }
-  }
-  leaf.set(PARENT, parent);
-  return leaf;
-}
-
-/**
- * Every object the document's pages use, in object-number order. Page dictionaries' parents are
- * not followed (the document gets its own page tree), nor pages of other rows that a link names.
- */
-function reachable(roots: readonly PDFObject[], context: PDFDocument['context'], own: ReadonlyMap<string, Uint8Array>): PDFRef[] {
-  const seen = new Set<string>(own.keys());
-  const refs: PDFRef[] = [];
-  const stack: PDFObject[] = [...roots];
-  for (const key of own.keys()) refs.push(refOf(key));
-  while (stack.length > 0) {
-    const object = stack.pop()!;
-    if (object instanceof PDFRef) {
-      const key = object.toString();
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const target = context.lookup(object);
-      if (target === undefined || isPageTreeNode(target)) continue;
-      refs.push(object);
-      stack.push(target);
-    } else if (object instanceof PDFDict) {
-      for (const [key, value] of object.entries()) if (key !== PARENT || !isPageTreeNode(object)) stack.push(value);
-    } else if (object instanceof PDFArray) {
-      for (let index = 0; index < object.size(); index++) stack.push(object.get(index));
-    } else if (object instanceof PDFStream) {
-      stack.push(object.dict);
-    }
-  }
-  return refs.sort((a, b) => a.objectNumber - b.objectNumber);
-}
-
-const refOf = (key: string) => {
-  const [number, generation] = key.split(' ');
-  return PDFRef.of(Number(number), Number(generation));
-};
-
-function isPageTreeNode(object: PDFObject): boolean {
-  if (!(object instanceof PDFDict)) return false;
-  const type = object.get(PDFName.of('Type'));
-  return type === PDFName.of('Page') || type === PDFName.of('Pages');
 }
 
 /** Destination name -> the page its destination points at: the catalog's /Dests and the /Names /Dests tree. */

@@ -1,0 +1,258 @@
+/**
+ * The documents of a stamp batch (docs/word-templates.md#stamped-batches; docx/stamp-plan.ts makes the
+ * DOCX): LibreOffice printed the batch's first document whole (the reference) and then, on pages of
+ * their own, only the template's variable blocks for every document, each between two sentinel
+ * paragraphs. Each document is the reference with every block's drawing swapped for its own block's,
+ * moved into place. Nothing is guessed: the first document's blocks must match the reference's
+ * drawing exactly (the same items at one offset) or the batch is not stamped at all, and a document
+ * whose block is taller or shorter than the reference's (a value that wraps), or split over two
+ * pages, is left to the caller to print the ordinary way.
+ */
+import { PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRef, PDFArray, type PDFStream } from 'pdf-lib';
+import { concatBytes, ascii } from '../bytes.ts';
+import { decodeBudget } from '../decode.ts';
+import { batchDocumentWriter } from '../batch-writer.ts';
+import { decodeStrictly, flateStream } from '../compact/strict-decode.ts';
+import { readPageContent, type ContentItem, type PageContent } from './content-items.ts';
+
+/** Where a variable block sits in the template: which drawing of the reference it may match. */
+export type StampZone = 'body' | 'header' | 'footer';
+
+export interface StampLayout {
+  /** The blocks of each document, in the order the stamp batch prints them. */
+  zones: readonly StampZone[];
+  /** The template's top and bottom page margins in points: headers print above the one, footers below the other. */
+  marginTop: number;
+  marginBottom: number;
+}
+
+export interface StampPdf {
+  /** The PDF of document `index`, or undefined when it must be printed the ordinary way. */
+  document(index: number): Uint8Array | undefined;
+}
+
+/** How far two positions may differ and still be the same (LibreOffice writes 3 decimals). */
+const EPSILON = 0.01;
+
+interface Band {
+  page: number;
+  top: number;
+  bottom: number;
+  items: ContentItem[];
+}
+
+/** One place a block is drawn in the reference: its page, its items there, and its offset from the first document's band. */
+interface Placement {
+  page: number;
+  removed: Set<ContentItem>;
+  /** Reference y of the band's top. */
+  top: number;
+}
+
+/** Opens a stamp batch of `count` documents; undefined when it cannot be stamped (then print the ordinary batch). */
+export async function openStampPdf(pdf: Uint8Array, count: number, layout: StampLayout): Promise<StampPdf | undefined> {
+  const blocks = layout.zones.length;
+  if (count < 1 || blocks < 1) return undefined;
+  const doc = await PDFDocument.load(pdf, { updateMetadata: false, throwOnInvalidObject: false });
+  const pages = doc.getPages();
+  const budget = decodeBudget(pdf.length);
+  const contents: PageContent[] = [];
+  for (const page of pages) {
+    const data = pageContentBytes(page.node, budget);
+    if (!data) return undefined;
+    contents.push(readPageContent(data));
+  }
+  const sentinels: Array<{ page: number; y: number }> = [];
+  contents.forEach((content, page) => {
+    for (const item of content.items) if (item.sentinel && item.anchors) sentinels.push({ page, y: item.anchors[1]! });
+  });
+  // Each document's blocks lie between blocks + 1 sentinels of their own.
+  const perDocument = blocks + 1;
+  if (sentinels.length !== count * perDocument) return undefined;
+  const firstStampPage = sentinels[0]!.page;
+  if (firstStampPage === 0) return undefined;
+  const resources = (index: number) => pages[index]!.node.get(PDFName.of('Resources'));
+  const shared = resources(0);
+  if (!(shared instanceof PDFRef)) return undefined;
+  for (let page = 0; page < pages.length; page++) {
+    if (resources(page) !== shared) return undefined;
+    if (page >= firstStampPage && pages[page]!.node.has(PDFName.of('Annots'))) return undefined;
+    if (contents[page]!.loose) return undefined;
+  }
+
+  const bands = Array.from({ length: count * blocks }, (_, index): Band | undefined => {
+    const at = Math.floor(index / blocks) * perDocument + (index % blocks);
+    const before = sentinels[at]!;
+    const after = sentinels[at + 1]!;
+    if (before.page !== after.page || after.y >= before.y) return undefined;
+    const items = contents[before.page]!.items.filter((item) => !item.sentinel && item.anchors && within(item.anchors, after.y, before.y));
+    return { page: before.page, top: before.y, bottom: after.y, items };
+  });
+  // Every item of a page of blocks must belong to a band or lie outside them all (the page's header, say).
+  for (let page = firstStampPage; page < pages.length; page++) {
+    const pageBands = bands.filter((band): band is Band => band?.page === page);
+    for (const item of contents[page]!.items) {
+      if (item.sentinel || !item.anchors) {
+        if (!item.sentinel) return undefined;
+        continue;
+      }
+      const touching = pageBands.filter((band) => touches(item.anchors!, band.bottom, band.top));
+      if (touching.length > 1 || (touching.length === 1 && !touching[0]!.items.includes(item))) return undefined;
+    }
+  }
+
+  const pageHeight = (index: number) => pages[index]!.getMediaBox().height + pages[index]!.getMediaBox().y;
+  const placements = placeBlocks(contents.slice(0, firstStampPage), bands.slice(0, blocks), layout, pageHeight);
+  if (!placements) return undefined;
+
+  const writer = batchDocumentWriter(doc, pdf);
+  const referencePages = pages.slice(0, firstStampPage).map((page) => page.ref);
+  return {
+    document(index) {
+      if (index < 0 || index >= count) throw new RangeError(`no document ${index} in a batch of ${count}`);
+      const swaps = new Map<number, Array<{ placement: Placement; band: Band; dy: number }>>();
+      for (let block = 0; block < blocks; block++) {
+        const own = bands[index * blocks + block];
+        const first = bands[block]!;
+        if (!own || Math.abs(own.top - own.bottom - (first.top - first.bottom)) > EPSILON) return undefined;
+        for (const placement of placements[block]!) {
+          const list = swaps.get(placement.page) ?? [];
+          list.push({ placement, band: own, dy: placement.top - own.top });
+          swaps.set(placement.page, list);
+        }
+      }
+      return writer.write(referencePages.map((ref, page) => {
+        const list = swaps.get(page);
+        return list ? { ref, contents: swappedContent(doc, contents[page]!, list, contents) } : { ref };
+      }));
+    },
+  };
+}
+
+/**
+ * Where each block of the first document is drawn in the reference: each body block exactly once,
+ * after the body block before it; each header and footer block exactly once on every page. A block
+ * drawn like something else of the reference (the same text at two places) is not stamped: which
+ * of the two is the field's could only be guessed.
+ */
+function placeBlocks(reference: readonly PageContent[], firstBands: readonly (Band | undefined)[], layout: StampLayout, pageHeight: (page: number) => number): Placement[][] | undefined {
+  const claimed = new Set<ContentItem>();
+  const placements: Placement[][] = [];
+  let after = { page: -1, y: Infinity };
+  for (const [block, zone] of layout.zones.entries()) {
+    const band = firstBands[block];
+    if (!band || band.items.length === 0) return undefined;
+    const found: Placement[] = [];
+    for (let page = 0; page < reference.length; page++) {
+      const height = pageHeight(page);
+      // Headers print above the top margin, footers below the bottom one, the body between them.
+      const inZone = (ys: readonly number[]) => {
+        if (zone === 'header') return ys.every((y) => y >= height - layout.marginTop - EPSILON);
+        if (zone === 'footer') return ys.every((y) => y <= layout.marginBottom + EPSILON);
+        return ys.every((y) => y <= height - layout.marginTop + EPSILON && y >= layout.marginBottom - EPSILON);
+      };
+      const matches = matchesOnPage(reference[page]!, page, band, claimed, inZone);
+      if (!matches) return undefined;
+      if (zone !== 'body' && matches.length !== 1) return undefined;
+      found.push(...matches);
+    }
+    if (zone === 'body') {
+      const only = found[0];
+      if (found.length !== 1 || !only) return undefined;
+      const ys = [...only.removed].flatMap(ysOf);
+      if (only.page < after.page || (only.page === after.page && !ys.every((y) => y < after.y - EPSILON))) return undefined;
+      after = { page: only.page, y: Math.min(...ys) };
+    }
+    for (const placement of found) for (const item of placement.removed) claimed.add(item);
+    placements.push(found);
+  }
+  return placements;
+}
+
+/**
+ * Every place on `page` where the band's items are drawn, all of them and nothing else, at one
+ * vertical offset; undefined when the page has drawing this cannot place.
+ */
+function matchesOnPage(content: PageContent, page: number, band: Band, claimed: ReadonlySet<ContentItem>, inZone: (ys: readonly number[]) => boolean): Placement[] | undefined {
+  if (content.items.some((item) => !item.anchors)) return undefined;
+  const first = band.items[0]!;
+  const wanted = band.items.map((item) => item.signature).sort();
+  const found: Placement[] = [];
+  for (const candidate of content.items) {
+    if (claimed.has(candidate) || candidate.signature !== first.signature) continue;
+    const dx = candidate.anchors![0]! - first.anchors![0]!;
+    const dy = candidate.anchors![1]! - first.anchors![1]!;
+    if (Math.abs(dx) > EPSILON) continue;
+    const top = band.top + dy;
+    const bottom = band.bottom + dy;
+    const inside = content.items.filter((item) => within(item.anchors!, bottom, top));
+    if (inside.length !== band.items.length || inside.some((item) => claimed.has(item))) continue;
+    if (!inZone(inside.flatMap(ysOf))) continue;
+    const signatures = inside.map((item) => item.signature).sort();
+    if (signatures.some((signature, index) => signature !== wanted[index])) continue;
+    if (!sameAnchors(inside, band.items, dy)) continue;
+    // Nothing of the page may reach into the band without lying in it.
+    if (content.items.some((item) => !inside.includes(item) && touches(item.anchors!, bottom, top))) continue;
+    found.push({ page, removed: new Set(inside), top });
+  }
+  return found;
+}
+
+/** Whether `drawn` (reference items) are `band` items moved by `dy`, item for item. */
+function sameAnchors(drawn: readonly ContentItem[], band: readonly ContentItem[], dy: number): boolean {
+  const key = (item: ContentItem, shift: number) => `${item.signature}@${item.anchors!.map((value, index) => (index % 2 === 1 ? value + shift : value).toFixed(2)).join(',')}`;
+  const a = drawn.map((item) => key(item, 0)).sort();
+  const b = band.map((item) => key(item, dy)).sort();
+  return a.every((value, index) => value === b[index]);
+}
+
+const ysOf = (item: ContentItem) => item.anchors!.filter((_, index) => index % 2 === 1);
+
+const within = (anchors: readonly number[], bottom: number, top: number) => {
+  for (let index = 1; index < anchors.length; index += 2) if (anchors[index]! <= bottom || anchors[index]! >= top) return false;
+  return true;
+};
+
+const touches = (anchors: readonly number[], bottom: number, top: number) => {
+  for (let index = 1; index < anchors.length; index += 2) if (anchors[index]! > bottom && anchors[index]! < top) return true;
+  return false;
+};
+
+/** The reference page's content with each placement's items replaced by its document's band, moved by dy. */
+function swappedContent(doc: PDFDocument, page: PageContent, swaps: ReadonlyArray<{ placement: Placement; band: Band; dy: number }>, contents: readonly PageContent[]): PDFStream {
+  const parts: Uint8Array[] = [];
+  let at = 0;
+  const inserted = new Set<Placement>();
+  for (const item of page.items) {
+    const swap = swaps.find((entry) => entry.placement.removed.has(item));
+    if (!swap) continue;
+    parts.push(page.data.subarray(at, item.start));
+    at = item.end;
+    if (inserted.has(swap.placement)) continue;
+    inserted.add(swap.placement);
+    const source = contents[swap.band.page]!.data;
+    parts.push(ascii(`\nq 1 0 0 1 0 ${swap.dy.toFixed(4)} cm\n`));
+    for (const moved of swap.band.items) parts.push(source.subarray(moved.start, moved.end), NEWLINE);
+    parts.push(ascii('Q\n'));
+  }
+  parts.push(page.data.subarray(at));
+  return flateStream(doc.context, concatBytes(parts));
+}
+
+const NEWLINE = ascii('\n');
+
+/** A page's content streams decoded and joined, or undefined when one cannot be read. */
+function pageContentBytes(page: PDFDict, budget: ReturnType<typeof decodeBudget>): Uint8Array | undefined {
+  const value = page.lookup(PDFName.of('Contents'));
+  const streams = value instanceof PDFArray ? Array.from({ length: value.size() }, (_, index) => value.lookup(index)) : [value];
+  const parts: Uint8Array[] = [];
+  for (const stream of streams) {
+    if (!(stream instanceof PDFRawStream)) return undefined;
+    try {
+      parts.push(decodeStrictly(stream, budget), NEWLINE);
+    } catch {
+      return undefined;
+    }
+  }
+  return concatBytes(parts);
+}
