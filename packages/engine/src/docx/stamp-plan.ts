@@ -24,7 +24,7 @@ const sentinel = (keepNext: boolean) =>
 const SENTINEL = sentinel(true);
 const LAST_SENTINEL = sentinel(false);
 
-/** Page height of the pages of blocks (Word's largest, 22 inches): more blocks a page, fewer pages to print. */
+/** Page height of the pages of blocks, 88 inches (LibreOffice takes it; the pages never reach a user): more groups a page, fewer page breaks. */
 const TALL_PAGE_TWIPS = 31680 * 4;
 /** More variable blocks than this and the letter is mostly variable: print it whole. */
 const MAX_BLOCKS = 24;
@@ -112,10 +112,16 @@ function topLevelElements(segments: readonly Segment[], root: string): Segment[]
       current.push(segment);
       continue;
     }
+    // Neighbouring text is kept as one string, so a paragraph's start tag and properties can be edited together.
+    const push = (raw: string) => {
+      if (!current) return;
+      if (typeof current.at(-1) === 'string') current[current.length - 1] += raw;
+      else current.push(raw);
+    };
     for (const token of tokenize(segment, root)) {
       if (token.kind === 'open') {
         if (childDepth >= 0 && depth === childDepth) current = [];
-        current?.push(token.raw);
+        push(token.raw);
         depth++;
         if (childDepth < 0 && token.name === root) childDepth = depth;
       } else if (token.kind === 'close') {
@@ -124,15 +130,15 @@ function topLevelElements(segments: readonly Segment[], root: string): Segment[]
           childDepth = -1;
           continue;
         }
-        current?.push(token.raw);
+        push(token.raw);
         if (current && depth === childDepth) {
           elements.push(current);
           current = undefined;
         }
       } else if (token.kind === 'empty') {
         if (childDepth >= 0 && depth === childDepth) elements.push([token.raw]);
-        else current?.push(token.raw);
-      } else current?.push(token.raw);
+        else push(token.raw);
+      } else push(token.raw);
     }
   }
   return elements;
@@ -147,6 +153,7 @@ function keptTogether(segments: readonly Segment[]): Segment[] {
   return segments.map((segment) => {
     if (typeof segment !== 'string') return segment;
     return segment
+      .replace(/<w:keep(Next|Lines)\b[^>]*\/>/g, '')
       .replace(/<w:pPr>(<w:pStyle\b[^>]*\/>)?/g, (properties) => properties + keep)
       .replace(/<w:p(\s[^>]*)?>(?!<w:pPr>)/g, (open) => (open.endsWith('/>') ? open : `${open}<w:pPr>${keep}</w:pPr>`));
   });
