@@ -204,6 +204,11 @@ describe('Word templates: stamp batches (DOCX side)', () => {
         without: () => withFinalSection(buildDocx(letter), sectionAfterPageSize('<w:cols w:space="720"/>')),
       },
       {
+        name: 'vertical text (w:textDirection tbRl); LibreOffice writes lrTb, the ordinary direction, into every section',
+        with: () => withFinalSection(buildDocx(letter), (sectPr) => sectPr.replace('</w:sectPr>', '<w:textDirection w:val="tbRl"/></w:sectPr>')),
+        without: () => withFinalSection(buildDocx(letter), (sectPr) => sectPr.replace('</w:sectPr>', '<w:textDirection w:val="lrTb"/></w:sectPr>')),
+      },
+      {
         name: 'a floating image with square wrap (in a static paragraph)',
         with: () => buildDocx({ ...letter, body: floatingImage('<wp:wrapSquare wrapText="bothSides"/>') + letter.body }),
         // The same image in front of the text (no wrap): text does not flow around it.

@@ -34,7 +34,7 @@ const UNSTAMPABLE = /<w:(drawing|pict|object|txbxContent|footnoteReference|endno
 /** Floating things text flows around, anywhere in the body, a header or a footer: a block's lines may depend on where they sit. */
 const WRAPPING_FLOAT = /<wp:wrap(Square|Tight|Through|TopAndBottom)\b|<w:framePr\b|<w:tblpPr\b|<w10:wrap\b[^>]*\btype="(square|tight|through|topAndBottom)"/;
 /** Section settings under which blocks would not print the same in a body of their own. */
-const UNSTAMPABLE_SECTION = /<w:(titlePg|lnNumType|textDirection|bidi)\b|<w:cols\b[^>]*\bw:num="([2-9]|\d\d)"|<w:(header|footer)Reference\b[^>]*\bw:type="(first|even)"/;
+const UNSTAMPABLE_SECTION = /<w:(titlePg|lnNumType)\b|<w:textDirection\b(?![^>]*w:val="lrTb")|<w:bidi\b(?![^>]*w:val="(0|false)")|<w:cols\b[^>]*\bw:num="([2-9]|\d\d)"|<w:(header|footer)Reference\b[^>]*\bw:type="(first|even)"/;
 
 export interface StampPlan {
   layout: StampLayout;

@@ -186,6 +186,30 @@ describe('stamp batches: each document from the reference and its own blocks', (
     expect(placeOf(read, 'Ref. Linus')).toEqual([72, 790]);
   });
 
+  it('matches a block whose neighbour in the reference is closer than the sentinels are (a table border right below it)', async () => {
+    // In the pages of blocks a sentinel follows 5 pt below "Dear X,"; in the reference a rule is drawn 3 pt below it.
+    const rule = 'q 0.25 w\n72 697 m\n300 697 l\nS\nQ\n';
+    const stamp = await openStampPdf(await stampBatchPdf({ reference: [letterPage('Ada', [rule])] }), 3, layout);
+    expect(stamp).toBeDefined();
+    const read = await pageItems(stamp!.document(1)!);
+    expect(placeOf(read, 'Dear Grace,')).toEqual([72, 700]);
+    expect(read.groups).toContain(rule.trimEnd());
+  });
+
+  it('takes positions LibreOffice rounded to 0.1 pt on the pages of blocks as the same', async () => {
+    // The pages of blocks put "and family" 15 pt below "Dear X,"; the reference, written to 3 decimals, 15.047 pt.
+    const reference = page([line(72, 790, 'Ref. Ada'), line(72, 700.047, 'Dear Ada,'), line(72, 685, 'and family'), line(72, 640, 'Yours sincerely')]);
+    const documents = NAMES.map((name): Blocks => [[`Dear ${name},`, 'and family'], [`Ref. ${name}`]]);
+    const stamp = await openStampPdf(await stampBatchPdf({ reference: [reference], blocks: [blocksPage(documents)] }), 3, layout);
+    expect(stamp).toBeDefined();
+    // The block moves as one: its first line on the reference's, the next 15 pt below as printed (0.047 pt off the reference's rounding).
+    const anchors = placeOf(await pageItems(stamp!.document(2)!), 'Dear Linus,')!;
+    expect(anchors.map((value) => Number(value.toFixed(3)))).toEqual([72, 700.047, 72, 685.047]);
+    // 0.2 pt off is another place.
+    const moved = page([line(72, 790, 'Ref. Ada'), line(72, 700.2, 'Dear Ada,'), line(72, 685, 'and family'), line(72, 640, 'Yours sincerely')]);
+    expect(await openStampPdf(await stampBatchPdf({ reference: [moved], blocks: [blocksPage(documents)] }), 3, layout)).toBeUndefined();
+  });
+
   describe('is not stamped (undefined) when', () => {
     it('a reference page has drawing outside the items (marked content)', async () => {
       const loose = letterPage().replace('W* n\n', 'W* n\n/Artifact BMC\n').replace(/Q\n$/, 'EMC\nQ\n');

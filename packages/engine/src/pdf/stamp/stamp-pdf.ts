@@ -31,8 +31,13 @@ export interface StampPdf {
   document(index: number): Uint8Array | undefined;
 }
 
-/** How far two positions may differ and still be the same (LibreOffice writes 3 decimals). */
-const EPSILON = 0.01;
+/**
+ * How far two positions may differ and still be the same: LibreOffice writes some positions to 0.1 pt
+ * (on the tall pages of blocks always), so one place printed on two pages can differ by that much.
+ */
+const EPSILON = 0.11;
+/** How far around a block's outermost anchors the reference is searched for its drawing. */
+const SLACK = 0.5;
 
 interface Band {
   page: number;
@@ -177,14 +182,18 @@ function matchesOnPage(content: PageContent, page: number, band: Band, claimed: 
   if (content.items.some((item) => !item.anchors)) return undefined;
   const first = band.items[0]!;
   const wanted = band.items.map((item) => item.signature).sort();
+  // The block's own extent, not the sentinels': in the reference the next paragraph or a table's border may come closer.
+  const ys = band.items.flatMap(ysOf);
+  const low = Math.min(...ys) - SLACK;
+  const high = Math.max(...ys) + SLACK;
   const found: Placement[] = [];
   for (const candidate of content.items) {
     if (claimed.has(candidate) || candidate.signature !== first.signature) continue;
     const dx = candidate.anchors![0]! - first.anchors![0]!;
     const dy = candidate.anchors![1]! - first.anchors![1]!;
     if (Math.abs(dx) > EPSILON) continue;
-    const top = band.top + dy;
-    const bottom = band.bottom + dy;
+    const top = high + dy;
+    const bottom = low + dy;
     const inside = content.items.filter((item) => within(item.anchors!, bottom, top));
     if (inside.length !== band.items.length || inside.some((item) => claimed.has(item))) continue;
     if (!inZone(inside.flatMap(ysOf))) continue;
@@ -193,17 +202,21 @@ function matchesOnPage(content: PageContent, page: number, band: Band, claimed: 
     if (!sameAnchors(inside, band.items, dy)) continue;
     // Nothing of the page may reach into the band without lying in it.
     if (content.items.some((item) => !inside.includes(item) && touches(item.anchors!, bottom, top))) continue;
-    found.push({ page, removed: new Set(inside), top });
+    found.push({ page, removed: new Set(inside), top: band.top + dy });
   }
   return found;
 }
 
-/** Whether `drawn` (reference items) are `band` items moved by `dy`, item for item. */
+/** Whether `drawn` (reference items) are `band` items moved by `dy`, item for item (same signature, anchors within EPSILON). */
 function sameAnchors(drawn: readonly ContentItem[], band: readonly ContentItem[], dy: number): boolean {
-  const key = (item: ContentItem, shift: number) => `${item.signature}@${item.anchors!.map((value, index) => (index % 2 === 1 ? value + shift : value).toFixed(2)).join(',')}`;
-  const a = drawn.map((item) => key(item, 0)).sort();
-  const b = band.map((item) => key(item, dy)).sort();
-  return a.every((value, index) => value === b[index]);
+  const order = (a: ContentItem, b: ContentItem) => (a.signature < b.signature ? -1 : a.signature > b.signature ? 1 : b.anchors![1]! - a.anchors![1]! || a.anchors![0]! - b.anchors![0]!);
+  const a = [...drawn].sort(order);
+  const b = [...band].sort(order);
+  return a.every((item, index) => {
+    const other = b[index]!;
+    if (item.signature !== other.signature || item.anchors!.length !== other.anchors!.length) return false;
+    return item.anchors!.every((value, at) => Math.abs(value - other.anchors![at]! - (at % 2 === 1 ? dy : 0)) <= EPSILON);
+  });
 }
 
 const ysOf = (item: ContentItem) => item.anchors!.filter((_, index) => index % 2 === 1);
