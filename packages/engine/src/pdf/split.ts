@@ -8,6 +8,7 @@
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef, PDFString, PDFHexString, type PDFObject } from 'pdf-lib';
 import { SheafError } from '@sheaf/shared';
 import { ROW_BOOKMARK_PREFIX } from '../docx/batch.ts';
+import { loadBatchPdf } from './batch-load.ts';
 import { batchDocumentWriter } from './batch-writer.ts';
 
 /**
@@ -33,7 +34,7 @@ export interface BatchPdf {
  * throws merge/word-pdf-row-missing when a row's destination is missing or out of order.
  */
 export async function openBatchPdf(pdf: Uint8Array, count: number, prefix = ROW_BOOKMARK_PREFIX): Promise<BatchPdf> {
-  const doc = await PDFDocument.load(pdf, { updateMetadata: false, throwOnInvalidObject: false });
+  const doc = await loadBatchPdf(pdf);
   const pages = doc.getPages().map((page) => page.ref);
   const pageIndex = new Map(pages.map((ref, index) => [ref.toString(), index]));
   const destinations = namedDestinations(doc);

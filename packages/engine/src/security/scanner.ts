@@ -8,6 +8,7 @@
 import { PDFContext, PDFDict, PDFName, PDFParser, PDFRawStream, PDFRef } from 'pdf-lib';
 import type { PDFObject } from 'pdf-lib';
 import { SheafError } from '@sheaf/shared/errors';
+import { withStreamEnd } from '../pdf/stream-ends.ts';
 
 export interface ScannedObject {
   ref: PDFRef;
@@ -82,6 +83,15 @@ class PdfScanner extends PDFParser {
       const offset = this.bytes.offset();
       if (offset === previous) this.bytes.next();
       previous = offset;
+    }
+    // Streams with an indirect /Length (LibreOffice's) are read whole (pdf/stream-ends.ts), once every length object is known.
+    for (const scanned of this.objects) {
+      const original = scanned.object;
+      const restored = withStreamEnd(original, this.context);
+      if (restored === original) continue;
+      scanned.object = restored;
+      // Only the definition that won (the last one) is the context's.
+      if (this.context.lookup(scanned.ref) === original) this.context.assign(scanned.ref, restored);
     }
     return { context: this.context, version, objects: this.objects, trailer: this.trailer };
   }

@@ -11,6 +11,7 @@
 import { PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRef, PDFArray, type PDFStream } from 'pdf-lib';
 import { concatBytes, ascii } from '../bytes.ts';
 import { decodeBudget } from '../decode.ts';
+import { loadBatchPdf } from '../batch-load.ts';
 import { batchDocumentWriter } from '../batch-writer.ts';
 import { decodeStrictly, flateStream } from '../compact/strict-decode.ts';
 import { readPageContent, type ContentItem, type PageContent } from './content-items.ts';
@@ -58,7 +59,7 @@ interface Placement {
 export async function openStampPdf(pdf: Uint8Array, count: number, layout: StampLayout): Promise<StampPdf | undefined> {
   const blocks = layout.zones.length;
   if (count < 1 || blocks < 1) return undefined;
-  const doc = await PDFDocument.load(pdf, { updateMetadata: false, throwOnInvalidObject: false });
+  const doc = await loadBatchPdf(pdf);
   const pages = doc.getPages();
   const budget = decodeBudget(pdf.length);
   const contents: PageContent[] = [];
