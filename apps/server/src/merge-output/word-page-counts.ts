@@ -15,11 +15,18 @@ export type DocxToPdf = (docx: Uint8Array) => Promise<Uint8Array>;
 /** Conversions with counts written in before a document whose count still differs is converted alone. */
 const COUNTED_CONVERSIONS = 3;
 
-/** What a merge learnt from its last batch: the page count it writes first (what most documents had), and whether stamping works for its template. */
+/**
+ * What a merge learnt from its batches: the page count it writes first (what most documents of the
+ * last one had), and how stamping went (stamp batches that matched their reference, and that did not).
+ */
 export interface PageCountGuess {
   pages: number;
-  stamps?: boolean;
+  stamped?: number;
+  unstamped?: number;
 }
+
+/** Stamp batches that may fail to match before a merge stops trying (a template LibreOffice draws in a way the engine cannot match). */
+const STAMP_ATTEMPTS = 2;
 
 /**
  * The batch's PDFs through a stamp batch (docs/word-templates.md#stamped-batches): one conversion
@@ -56,9 +63,11 @@ export async function batchDocumentPdfs(batch: WordBatch, toPdf: DocxToPdf, gues
   const { openBatchPdf } = await import('@sheaf/engine');
   const count = batch.documents.length;
   if (!batch.countedDocx) {
-    const stamped = guess.stamps !== false ? await stampedPdfs(batch, toPdf) : undefined;
-    // A template whose reference cannot be matched will not match in later batches either.
-    if (stamped === undefined && batch.stamp) guess.stamps = false;
+    // One batch's reference may not match (its first row prints a block as nothing, say); a template that never does is not tried again.
+    const trying = (guess.stamped ?? 0) > 0 || (guess.unstamped ?? 0) < STAMP_ATTEMPTS;
+    const stamped = trying ? await stampedPdfs(batch, toPdf) : undefined;
+    if (stamped) guess.stamped = (guess.stamped ?? 0) + 1;
+    else if (trying && batch.stamp) guess.unstamped = (guess.unstamped ?? 0) + 1;
     if (stamped) return stamped;
     const parts = await openBatchPdf(await toPdf(batch.docx), count);
     return batch.documents.map((_, position) => parts.document(position));

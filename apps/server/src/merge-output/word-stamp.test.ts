@@ -17,6 +17,7 @@ import { prepareWordMerge, sheetFromTable, type WordMergeInput } from '@sheaf/en
 import { buildDocx, cell, p, r, row, table } from '../../../../packages/engine/src/docx/test-docx.ts';
 import { libreOfficeInstalled, OfficeConverter } from '../adapters/office/index.ts';
 import { wordDocuments } from './word-documents.ts';
+import { batchDocumentPdfs } from './word-page-counts.ts';
 
 const TEXT = 'This paragraph is ordinary body text of a mail-merge letter, long enough to wrap over two lines on an A4 page in the default font.';
 const statics = (count: number, from = 1) => Array.from({ length: count }, (_, n) => p(`${from + n}. ${TEXT}`)).join('');
@@ -314,6 +315,35 @@ describe.skipIf(!libreOfficeInstalled())('stamped Word-to-PDF merges look exactl
     const merged = await mergeBoth({ template: buildDocx({ body }), sheet });
     expect(merged.stamped.printedPages).toBeLessThan(merged.normal.printedPages);
     compareAll('MERGEFIELD', merged, (n) => [`Dear ${NAMES[n]![0]} ${NAMES[n]![1]},`, `Your appointment is on ${shown[n]} at our office.`]);
+  }, 60_000);
+
+  it('a batch whose reference cannot be matched prints whole; the merge\'s next batches are stamped again', async () => {
+    // The first row leaves {{Note}} empty: its block prints nothing, so the first batch has nothing to match.
+    const notes = ['', 'Note B', 'Note C', 'Note D', 'Note E', 'Note F', 'Note G', 'Note H', 'Note I'];
+    const sheet = sheetFromTable(['First', 'Last', 'Note'], notes.map((note, n) => [NAMES[n]![0], NAMES[n]![1], note]));
+    const template = buildDocx({ body: [p('Dear {{First}} {{Last}},'), p('{{Note}}'), statics(6)].join('') });
+    const prepared = prepareWordMerge({ template, sheet, output: 'pdf', isCombinedOutput: false });
+    const guess = { pages: 1 };
+    const printed: number[] = [];
+    for (const batch of prepared.batches(3)) {
+      let pages = 0;
+      const pdfs = await batchDocumentPdfs(batch, async (docx) => {
+        const pdf = await office.toPdf(docx);
+        pages += pageCount(pdf);
+        return pdf;
+      }, guess);
+      printed.push(pages);
+      for (const [position, pdf] of pdfs.entries()) {
+        const index = batch.documents[position]!.index;
+        const text = execFileSync('pdftotext', ['-layout', file(pdf), '-'], { encoding: 'utf8' });
+        expect(text).toContain(`Dear ${NAMES[index]![0]} ${NAMES[index]![1]},`);
+        if (notes[index]) expect(text).toContain(notes[index]);
+        checkClean(file(pdf));
+      }
+    }
+    // Batch 1: the stamp batch (2 pages) and then its 3 documents whole; batches 2 and 3: the stamp batch alone.
+    expect(printed[0]).toBeGreaterThanOrEqual(3);
+    expect(printed.slice(1)).toEqual([2, 2]);
   }, 60_000);
 
   it('password protection: a stamped document opens with its own row\'s password only', async () => {
