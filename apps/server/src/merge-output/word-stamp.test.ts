@@ -317,6 +317,30 @@ describe.skipIf(!libreOfficeInstalled())('stamped Word-to-PDF merges look exactl
     compareAll('MERGEFIELD', merged, (n) => [`Dear ${NAMES[n]![0]} ${NAMES[n]![1]},`, `Your appointment is on ${shown[n]} at our office.`]);
   }, 60_000);
 
+  it('a business letter as Word styles it: a header taller than the top margin, a shaded table with borders, a shaded paragraph right below it, a right-aligned signature', async () => {
+    const shaded = (fill: string, text: string) => `<w:tc><w:tcPr><w:tcW w:w="3000" w:type="dxa"/><w:shd w:val="clear" w:color="auto" w:fill="${fill}"/></w:tcPr>${p(text)}</w:tc>`;
+    const borders = '<w:tblBorders>' + ['top', 'left', 'bottom', 'right', 'insideH', 'insideV'].map((side) => `<w:${side} w:val="single" w:sz="8" w:space="0" w:color="4F81BD"/>`).join('') + '</w:tblBorders>';
+    const grid = `<w:tbl><w:tblPr><w:tblW w:w="9000" w:type="dxa"/>${borders}</w:tblPr><w:tblGrid><w:gridCol w:w="3000"/><w:gridCol w:w="3000"/><w:gridCol w:w="3000"/></w:tblGrid>` +
+      `<w:tr>${shaded('D3DFEE', 'Item')}${shaded('D3DFEE', 'Qty')}${shaded('D3DFEE', 'Total')}</w:tr>` +
+      `<w:tr>${shaded('FFFFFF', 'Subscription')}${shaded('FFFFFF', '1')}${shaded('FFFFFF', '{{Amount}}')}</w:tr></w:tbl>`;
+    const note = '<w:p><w:pPr><w:shd w:val="clear" w:color="auto" w:fill="DDEEFF"/></w:pPr><w:r><w:t>A shaded static note that stays the same for every letter.</w:t></w:r></w:p>';
+    const body = [
+      `<w:p>${r('Dear ')}${r('{{First}}', '<w:i/><w:color w:val="C01010"/>')}${r(', here is your summary.')}</w:p>`,
+      grid,
+      note,
+      aligned('right', r('Signed for {{First}} {{Last}} on {{Date}}')),
+      statics(4),
+    ].join('');
+    // Three header lines at 16 pt: taller than the 1-inch top margin, so the body starts lower.
+    const header = [p('ACME Ltd'), `<w:p>${r('Customer: {{First}} {{Last}}', '<w:sz w:val="32"/>')}</w:p>`, `<w:p>${r('Account {{Account}}', '<w:sz w:val="32"/>')}</w:p>`].join('');
+    const rows = NAMES.slice(0, 8).map(([first, last], n) => [first, last, `AC-${1000 + n * 7}`, amount(n), `2026-11-${String(10 + n)}`]);
+    const sheet = sheetFromTable(['First', 'Last', 'Account', 'Amount', 'Date'], rows);
+    const merged = await mergeBoth({ template: buildDocx({ body, header }), sheet });
+    expect(merged.normal.printedPages).toBeGreaterThanOrEqual(8);
+    expect(merged.stamped.printedPages).toBeLessThan(5);
+    compareAll('business letter', merged, (n) => [`Customer: ${rows[n]![0]} ${rows[n]![1]}`, `Account ${rows[n]![2]}`, rows[n]![3]!, `Signed for ${rows[n]![0]} ${rows[n]![1]} on ${rows[n]![4]}`]);
+  }, 60_000);
+
   it('a batch whose reference cannot be matched prints whole; the merge\'s next batches are stamped again', async () => {
     // The first row leaves {{Note}} empty: its block prints nothing, so the first batch has nothing to match.
     const notes = ['', 'Note B', 'Note C', 'Note D', 'Note E', 'Note F', 'Note G', 'Note H', 'Note I'];

@@ -68,13 +68,6 @@ describe('Word templates: stamp batches (DOCX side)', () => {
     expect(stamped!.layout.zones).toEqual(['body', 'body', 'body', 'header']);
   });
 
-  it('reads the top and bottom margins from w:pgMar in points, 72 (one inch) when absent', () => {
-    const docx = buildDocx(letter);
-    expect(stamp(docx)!.layout).toMatchObject({ marginTop: 72, marginBottom: 72 });
-    const margins = withFinalSection(docx, sectionAfterPageSize('<w:pgMar w:top="1701" w:right="1134" w:bottom="850" w:left="1134" w:header="709" w:footer="709" w:gutter="0"/>'));
-    expect(stamp(margins)!.layout).toMatchObject({ marginTop: 85.05, marginBottom: 42.5 });
-  });
-
   it('writes the first document whole, then each document\'s blocks filled with its values between sentinels, on tall pages', () => {
     const template = `<w:p><w:bookmarkStart w:id="7" w:name="Greeting"/><w:r><w:t>Dear {{Name}},</w:t></w:r><w:bookmarkEnd w:id="7"/></w:p>`;
     const docx = buildDocx({ ...letter, body: letter.body.replace(p('Dear {{Name}},'), template) });

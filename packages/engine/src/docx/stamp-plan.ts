@@ -81,9 +81,8 @@ export function planStamp(parts: readonly BatchPart[], mainName: string, setting
   // Body blocks first, in document order, then header and footer blocks (pdf/stamp matches them in this order).
   const order: StampZone[] = ['body', 'header', 'footer'];
   blocks.sort((a, b) => order.indexOf(a.zone) - order.indexOf(b.zone));
-  const margin = (name: string) => Math.abs(Number(new RegExp(`<w:pgMar\\b[^>]*\\bw:${name}="(-?\\d+)"`).exec(finalSection)?.[1] ?? 1440)) / 20;
   return {
-    layout: { zones: blocks.map((block) => block.zone), marginTop: margin('top'), marginBottom: margin('bottom') },
+    layout: { zones: blocks.map((block) => block.zone) },
     blocks(sheet, rows) {
       const out: string[] = [SENTINEL];
       blocks.forEach((block, index) => {

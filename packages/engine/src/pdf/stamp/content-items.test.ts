@@ -4,7 +4,7 @@
  * pages stamping must leave alone.
  */
 import { describe, expect, it } from 'vitest';
-import { readPageContent } from './content-items.ts';
+import { placedText, readPageContent } from './content-items.ts';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -86,10 +86,54 @@ describe('stamp batches: a page content stream as items', () => {
     expect(content.items[1]!.anchors).toEqual([72, 690.5]);
   });
 
+  it('reads what LibreOffice paints outside groups (table shading, a text object, a stroke in the colour set before it) as items carrying that state', () => {
+    const shading = '84.6 615.55 143.95 14.95 re f*';
+    const stroke = 'q 1 w 0 J 1 j\n84.1 643.8 m\n517.1 643.8 l S\nQ';
+    const loneText = 'BT\n72 680 Td /F1 11 Tf(x)Tj\nET';
+    const stream = page('0.8274509803 0.8745098039 0.9333333333 rg\n', `${shading}\n`, '0.3098 0.5058 0.7411 RG\n', `${stroke}\n`, '0 0 0 rg\n', `${loneText}\n`);
+    const { data, content } = read(stream);
+    expect(content.loose).toBe(false);
+    expect(content.items.map((item) => decoder.decode(data.subarray(item.start, item.end)))).toEqual([shading, stroke, loneText]);
+    // Each carries the state set before it that it paints with, and nothing else: the shading its fill
+    // colour, the stroke its stroke colour (its line width is its own), the text its fill colour.
+    expect(content.items[0]!.state.split('\n')).toEqual(['0.8274509803 0.8745098039 0.9333333333 rg']);
+    expect(content.items[1]!.state.split('\n')).toEqual(['0.3098 0.5058 0.7411 RG']);
+    expect(content.items[2]!.state.split('\n')).toEqual(['0 0 0 rg']);
+    // A stroke without a width of its own paints with the page's.
+    expect(read(page('q 84.1 643.8 m\n517.1 643.8 l S\nQ\n')).content.items[0]!.state).toBe('0.1 w');
+    expect(pairs(content.items[0]!.anchors!.map((value) => Number(value.toFixed(3))))).toEqual(expect.arrayContaining([[84.6, 615.55], [228.55, 630.5]]));
+    expect(content.items[2]!.anchors).toEqual([72, 680]);
+    // The same shading in another colour is another item.
+    const other = read(page('1 0 0 rg\n', `${shading}\n`)).content.items[0]!;
+    expect(other.signature).not.toBe(content.items[0]!.signature);
+  });
+
+  it('reads a picture clipped to its frame as one item, and a later page clip as the page clip again', () => {
+    const picture = 'q 99.099 695.1 43.1 60.899 re\nW* n\nq 43.2 0 0 60.9 99.05 695.15 cm\n/Im4 Do Q\nQ';
+    const stream = `0.1 w\nq 0 0.028 595.275 841.861 re\nW* n\n${text(72, 700)}Q ${picture} q 0 0.028 595.275 841.861 re\nW* n\n${text(72, 680)}Q\n`;
+    const { data, content } = read(stream);
+    expect(content.loose).toBe(false);
+    expect(content.items).toHaveLength(3);
+    expect(decoder.decode(data.subarray(content.items[1]!.start, content.items[1]!.end))).toBe(picture);
+    expect(pairs(content.items[1]!.anchors!.map((value) => Number(value.toFixed(3))))).toEqual(expect.arrayContaining([[99.05, 695.15], [142.25, 756.05]]));
+    // With the page's size known, a page clip is told by covering the page.
+    const boxed = readPageContent(encoder.encode(stream), { width: 595.275, height: 841.889 });
+    expect(boxed.items).toHaveLength(3);
+  });
+
+  it('places a text item by writing its line start, so no reader adds a translation (and lands a float off)', () => {
+    const moved = placedText(encoder.encode('q 0 0 0 rg\nBT\n236.2 6034.9 Td /F1 11 Tf[<0e>3<0f>]TJ\n0 -12 Td(x)Tj\nET\nQ'), (y) => y - 5455.3);
+    expect(decoder.decode(moved)).toBe('q\n0 0 0 rg\nBT\n236.2 579.6 Td\n/F1 11 Tf\n[<0e>3<0f>] TJ\n0 -12 Td\n(x) Tj\nET\nQ\n');
+    // Shown before being placed, or placed some other way: not a plain text item.
+    expect(placedText(encoder.encode('q BT (x)Tj 10 20 Td (y)Tj ET Q'), (y) => y)).toBeUndefined();
+    expect(placedText(encoder.encode('q 1 0 0 1 0 5 cm BT 10 20 Td (y)Tj ET Q'), (y) => y)).toBeUndefined();
+    expect(placedText(encoder.encode('q 0 0 1 rg 10 20 30 40 re f Q'), (y) => y)).toBeUndefined();
+  });
+
   describe('is loose (nothing on it may be moved) when', () => {
     const cases: Record<string, string> = {
-      'text is painted outside any group inside the clip': page(text(72, 700), 'BT\n72 680 Td /F1 11 Tf(x)Tj\nET\n'),
-      'a path is painted outside any group': page(text(72, 700), '10 10 m\n20 20 l\nS\n'),
+      'a clip is set outside any group': page(text(72, 700), '10 10 100 100 re\nW n\n', text(72, 680)),
+      'the matrix changes outside any group': page(text(72, 700), '1 0 0 1 0 -20 cm\n', text(72, 680)),
       'an inline image is drawn': page(text(72, 700), 'q 10 0 0 10 100 100 cm\nBI /W 1 /H 1 /CS /G /BPC 8 ID \x80 EI\nQ\n'),
       'marked content is used': page('/P <</MCID 0>> BDC\n', text(72, 700), 'EMC\n'),
       'a q is never closed': page(text(72, 700), 'q 0 0 0 rg\nBT\n72 680 Td /F1 11 Tf(x)Tj\nET\n'),

@@ -14,17 +14,14 @@ import { decodeBudget } from '../decode.ts';
 import { loadBatchPdf } from '../batch-load.ts';
 import { batchDocumentWriter } from '../batch-writer.ts';
 import { decodeStrictly, flateStream } from '../compact/strict-decode.ts';
-import { readPageContent, type ContentItem, type PageContent } from './content-items.ts';
+import { placedText, readPageContent, type ContentItem, type PageContent } from './content-items.ts';
 
 /** Where a variable block sits in the template: which drawing of the reference it may match. */
 export type StampZone = 'body' | 'header' | 'footer';
 
 export interface StampLayout {
-  /** The blocks of each document, in the order the stamp batch prints them. */
+  /** The blocks of each document, in the order the stamp batch prints them, and where in the template each is. */
   zones: readonly StampZone[];
-  /** The template's top and bottom page margins in points: headers print above the one, footers below the other. */
-  marginTop: number;
-  marginBottom: number;
 }
 
 export interface StampPdf {
@@ -37,8 +34,8 @@ export interface StampPdf {
  * (on the tall pages of blocks always), so one place printed on two pages can differ by that much.
  */
 const EPSILON = 0.11;
-/** How far around a block's outermost anchors the reference is searched for its drawing. */
-const SLACK = 0.5;
+/** How far around a block's outermost anchors the reference is searched for its drawing: as far as positions may differ (a shaded paragraph may start 1 pt below a table). */
+const SLACK = EPSILON;
 
 interface Band {
   page: number;
@@ -53,7 +50,26 @@ interface Placement {
   removed: Set<ContentItem>;
   /** Reference y of the band's top. */
   top: number;
+  /**
+   * The reference's items of the block, each with the first document's item it is (as printed on the
+   * pages of blocks) and how far that one's first anchor lies below its band's top.
+   */
+  pairs: Array<{ drawn: ContentItem; printed: ContentItem; depth: number }>;
 }
+
+/** What one document changes of one placement: the reference items it keeps (the same in it) and its own items put in. */
+interface Swap {
+  placement: Placement;
+  band: Band;
+  kept: Set<ContentItem>;
+  inserted: ContentItem[];
+}
+
+/**
+ * How far two depths in their bands may differ and still be one line: each is two positions
+ * LibreOffice may have rounded to 0.1 pt. Lines and borders lie points apart.
+ */
+const LINE_TOLERANCE = 0.25;
 
 /** Opens a stamp batch of `count` documents; undefined when it cannot be stamped (then print the ordinary batch). */
 export async function openStampPdf(pdf: Uint8Array, count: number, layout: StampLayout): Promise<StampPdf | undefined> {
@@ -66,7 +82,8 @@ export async function openStampPdf(pdf: Uint8Array, count: number, layout: Stamp
   for (const page of pages) {
     const data = pageContentBytes(page.node, budget);
     if (!data) return undefined;
-    contents.push(readPageContent(data));
+    const box = page.getMediaBox();
+    contents.push(readPageContent(data, { width: box.x + box.width, height: box.y + box.height }));
   }
   const sentinels: Array<{ page: number; y: number }> = [];
   contents.forEach((content, page) => {
@@ -107,8 +124,7 @@ export async function openStampPdf(pdf: Uint8Array, count: number, layout: Stamp
     }
   }
 
-  const pageHeight = (index: number) => pages[index]!.getMediaBox().height + pages[index]!.getMediaBox().y;
-  const placements = placeBlocks(contents.slice(0, firstStampPage), bands.slice(0, blocks), layout, pageHeight);
+  const placements = placeBlocks(contents.slice(0, firstStampPage), bands.slice(0, blocks), layout);
   if (!placements) return undefined;
 
   const writer = batchDocumentWriter(doc, pdf);
@@ -116,14 +132,14 @@ export async function openStampPdf(pdf: Uint8Array, count: number, layout: Stamp
   return {
     document(index) {
       if (index < 0 || index >= count) throw new RangeError(`no document ${index} in a batch of ${count}`);
-      const swaps = new Map<number, Array<{ placement: Placement; band: Band; dy: number }>>();
+      const swaps = new Map<number, Swap[]>();
       for (let block = 0; block < blocks; block++) {
         const own = bands[index * blocks + block];
         const first = bands[block]!;
         if (!own || Math.abs(own.top - own.bottom - (first.top - first.bottom)) > EPSILON) return undefined;
         for (const placement of placements[block]!) {
           const list = swaps.get(placement.page) ?? [];
-          list.push({ placement, band: own, dy: placement.top - own.top });
+          list.push(swapOf(placement, own));
           swaps.set(placement.page, list);
         }
       }
@@ -141,7 +157,7 @@ export async function openStampPdf(pdf: Uint8Array, count: number, layout: Stamp
  * drawn like something else of the reference (the same text at two places) is not stamped: which
  * of the two is the field's could only be guessed.
  */
-function placeBlocks(reference: readonly PageContent[], firstBands: readonly (Band | undefined)[], layout: StampLayout, pageHeight: (page: number) => number): Placement[][] | undefined {
+function placeBlocks(reference: readonly PageContent[], firstBands: readonly (Band | undefined)[], layout: StampLayout): Placement[][] | undefined {
   const claimed = new Set<ContentItem>();
   const placements: Placement[][] = [];
   let after = { page: -1, y: Infinity };
@@ -150,14 +166,7 @@ function placeBlocks(reference: readonly PageContent[], firstBands: readonly (Ba
     if (!band || band.items.length === 0) return undefined;
     const found: Placement[] = [];
     for (let page = 0; page < reference.length; page++) {
-      const height = pageHeight(page);
-      // Headers print above the top margin, footers below the bottom one, the body between them.
-      const inZone = (ys: readonly number[]) => {
-        if (zone === 'header') return ys.every((y) => y >= height - layout.marginTop - EPSILON);
-        if (zone === 'footer') return ys.every((y) => y <= layout.marginBottom + EPSILON);
-        return ys.every((y) => y <= height - layout.marginTop + EPSILON && y >= layout.marginBottom - EPSILON);
-      };
-      const matches = matchesOnPage(reference[page]!, page, band, claimed, inZone);
+      const matches = matchesOnPage(reference[page]!, page, band, claimed);
       if (!matches) return undefined;
       if (zone !== 'body' && matches.length !== 1) return undefined;
       found.push(...matches);
@@ -179,7 +188,7 @@ function placeBlocks(reference: readonly PageContent[], firstBands: readonly (Ba
  * Every place on `page` where the band's items are drawn, all of them and nothing else, at one
  * vertical offset; undefined when the page has drawing this cannot place.
  */
-function matchesOnPage(content: PageContent, page: number, band: Band, claimed: ReadonlySet<ContentItem>, inZone: (ys: readonly number[]) => boolean): Placement[] | undefined {
+function matchesOnPage(content: PageContent, page: number, band: Band, claimed: ReadonlySet<ContentItem>): Placement[] | undefined {
   if (content.items.some((item) => !item.anchors)) return undefined;
   const first = band.items[0]!;
   const wanted = band.items.map((item) => item.signature).sort();
@@ -197,27 +206,33 @@ function matchesOnPage(content: PageContent, page: number, band: Band, claimed: 
     const bottom = low + dy;
     const inside = content.items.filter((item) => within(item.anchors!, bottom, top));
     if (inside.length !== band.items.length || inside.some((item) => claimed.has(item))) continue;
-    if (!inZone(inside.flatMap(ysOf))) continue;
     const signatures = inside.map((item) => item.signature).sort();
     if (signatures.some((signature, index) => signature !== wanted[index])) continue;
-    if (!sameAnchors(inside, band.items, dy)) continue;
-    // Nothing of the page may reach into the band without lying in it.
-    if (content.items.some((item) => !inside.includes(item) && touches(item.anchors!, bottom, top))) continue;
-    found.push({ page, removed: new Set(inside), top: band.top + dy });
+    // Something static reaching into the block's extent (a shaded paragraph right below a table, a
+    // page border) stays where it is: everything a row changes lies wholly inside, and was matched.
+    const pairs = pairItems(inside, band.items, dy);
+    if (!pairs) continue;
+    // LibreOffice may paint one thing twice (a table's shading): another candidate of the same place is the same match.
+    if (found.some((placement) => Math.abs(placement.top - (band.top + dy)) <= EPSILON)) continue;
+    found.push({ page, removed: new Set(inside), top: band.top + dy, pairs: pairs.map(([drawn, printed]) => ({ drawn, printed, depth: band.top - printed.anchors![1]! })) });
   }
   return found;
 }
 
-/** Whether `drawn` (reference items) are `band` items moved by `dy`, item for item (same signature, anchors within EPSILON). */
-function sameAnchors(drawn: readonly ContentItem[], band: readonly ContentItem[], dy: number): boolean {
+/**
+ * `drawn` (reference items) paired with the `band` items they are, moved by `dy` (same signature,
+ * anchors within EPSILON); undefined when they are not the same items.
+ */
+function pairItems(drawn: readonly ContentItem[], band: readonly ContentItem[], dy: number): Array<[ContentItem, ContentItem]> | undefined {
   const order = (a: ContentItem, b: ContentItem) => (a.signature < b.signature ? -1 : a.signature > b.signature ? 1 : b.anchors![1]! - a.anchors![1]! || a.anchors![0]! - b.anchors![0]!);
   const a = [...drawn].sort(order);
   const b = [...band].sort(order);
-  return a.every((item, index) => {
+  const same = a.every((item, index) => {
     const other = b[index]!;
     if (item.signature !== other.signature || item.anchors!.length !== other.anchors!.length) return false;
     return item.anchors!.every((value, at) => Math.abs(value - other.anchors![at]! - (at % 2 === 1 ? dy : 0)) <= EPSILON);
   });
+  return same ? a.map((item, index) => [item, b[index]!]) : undefined;
 }
 
 const ysOf = (item: ContentItem) => item.anchors!.filter((_, index) => index % 2 === 1);
@@ -232,25 +247,91 @@ const touches = (anchors: readonly number[], bottom: number, top: number) => {
   return false;
 };
 
-/** The reference page's content with each placement's items replaced by its document's band, moved by dy. */
-function swappedContent(doc: PDFDocument, page: PageContent, swaps: ReadonlyArray<{ placement: Placement; band: Band; dy: number }>, contents: readonly PageContent[]): PDFStream {
+/**
+ * What document `band` changes of `placement`: an item of its block drawn as the first document's
+ * (a label, a table's borders: the same item at the same depth) keeps the reference's own drawing;
+ * the others (its values) are put in.
+ */
+function swapOf(placement: Placement, band: Band): Swap {
+  const kept = new Set<ContentItem>();
+  const inserted: ContentItem[] = [];
+  const used = new Set<number>();
+  for (const item of band.items) {
+    const depth = band.top - item.anchors![1]!;
+    const match = placement.pairs.findIndex((pair, at) => !used.has(at) && pair.printed.signature === item.signature && Math.abs(pair.depth - depth) <= LINE_TOLERANCE && sameShape(pair.printed.anchors!, item.anchors!));
+    if (match < 0) inserted.push(item);
+    else {
+      used.add(match);
+      kept.add(placement.pairs[match]!.drawn);
+    }
+  }
+  return { placement, band, kept, inserted };
+}
+
+/** Whether two anchor lists are one shape: each point at the same place from the first, within EPSILON. */
+function sameShape(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 2; index < a.length; index++) if (Math.abs(a[index]! - a[index % 2]! - (b[index]! - b[index % 2]!)) > EPSILON) return false;
+  return Math.abs(a[0]! - b[0]!) <= EPSILON;
+}
+
+/**
+ * The reference page's content with each placement's items that the document changes replaced by
+ * its own: each put on the reference's y of its line (the first document's item at the same depth
+ * in its band), or with the band when no line matches (then within 0.1 pt of where LibreOffice
+ * would print it). Positions on the pages of blocks are rounded (to 0.1 pt); the reference's are kept.
+ */
+function swappedContent(doc: PDFDocument, page: PageContent, swaps: readonly Swap[], contents: readonly PageContent[]): PDFStream {
+  // A document's items go where the first item it replaces was painted (after its block's shading, say),
+  // or after the block's last item when it replaces none.
+  const insertAt = new Map<Swap, ContentItem>();
+  for (const swap of swaps) {
+    const replaced = page.items.filter((item) => swap.placement.removed.has(item));
+    insertAt.set(swap, replaced.find((item) => !swap.kept.has(item)) ?? replaced.at(-1)!);
+  }
   const parts: Uint8Array[] = [];
   let at = 0;
-  const inserted = new Set<Placement>();
   for (const item of page.items) {
     const swap = swaps.find((entry) => entry.placement.removed.has(item));
     if (!swap) continue;
+    const here = insertAt.get(swap) === item;
+    if (swap.kept.has(item)) {
+      if (!here) continue;
+      parts.push(page.data.subarray(at, item.end), ...insertion(swap, contents));
+      at = item.end;
+      continue;
+    }
     parts.push(page.data.subarray(at, item.start));
+    if (here) parts.push(...insertion(swap, contents));
     at = item.end;
-    if (inserted.has(swap.placement)) continue;
-    inserted.add(swap.placement);
-    const source = contents[swap.band.page]!.data;
-    parts.push(ascii(`\nq 1 0 0 1 0 ${swap.dy.toFixed(4)} cm\n`));
-    for (const moved of swap.band.items) parts.push(source.subarray(moved.start, moved.end), NEWLINE);
-    parts.push(ascii('Q\n'));
   }
   parts.push(page.data.subarray(at));
   return flateStream(doc.context, concatBytes(parts));
+}
+
+/**
+ * A document's own items of a block, each on the reference's y of its line (the first document's
+ * item at the same depth in its band), or with the band when no line matches (then within 0.1 pt of
+ * where LibreOffice would print it): positions on the pages of blocks are rounded to 0.1 pt, the
+ * reference's are kept.
+ */
+function insertion(swap: Swap, contents: readonly PageContent[]): Uint8Array[] {
+  const parts: Uint8Array[] = [];
+  const source = contents[swap.band.page]!.data;
+  const bandDy = swap.placement.top - swap.band.top;
+  for (const moved of swap.inserted) {
+    const y = moved.anchors![1]!;
+    const depth = swap.band.top - y;
+    let best: Swap['placement']['pairs'][number] | undefined;
+    for (const pair of swap.placement.pairs) if (Math.abs(pair.depth - depth) <= LINE_TOLERANCE && (!best || Math.abs(pair.depth - depth) < Math.abs(best.depth - depth))) best = pair;
+    const bytes = source.subarray(moved.start, moved.end);
+    // Each item with the state it had where it was printed (a colour set before it, say), kept to itself.
+    const target = best?.drawn.anchors![1];
+    const text = target !== undefined ? placedText(bytes, (from) => target + (from - y)) : undefined;
+    if (text) parts.push(ascii(`\nq\n${moved.state}\n`), text, ascii('Q\n'));
+    else parts.push(ascii(`\nq 1 0 0 1 0 ${(best ? best.drawn.anchors![1]! - y : bandDy).toFixed(4)} cm\n${moved.state}\n`), bytes, ascii('\nQ\n'));
+  }
+  return parts;
 }
 
 const NEWLINE = ascii('\n');
