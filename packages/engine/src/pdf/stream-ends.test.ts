@@ -8,6 +8,7 @@ import { inflateSync } from 'node:zlib';
 import { zlibSync } from 'fflate';
 import { PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
 import { decryptPdf, encryptPdf } from '../security/index.ts';
+import { concatBytes } from './bytes.ts';
 import { openBatchPdf } from './split.ts';
 
 const encoder = new TextEncoder();
@@ -47,13 +48,7 @@ function libreOfficeLikePdf(data: Uint8Array): Uint8Array {
   const xref = offset;
   push(`xref\n0 7\n0000000000 65535 f \n${offsets.slice(1).map((at) => `${String(at).padStart(10, '0')} 00000 n \n`).join('')}`);
   push(`trailer\n<< /Size 7 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
-  const pdf = new Uint8Array(offset);
-  let at = 0;
-  for (const part of parts) {
-    pdf.set(part, at);
-    at += part.length;
-  }
-  return pdf;
+  return concatBytes(parts);
 }
 
 /** The first page's content, decoded (throws when the stream is cut short). */

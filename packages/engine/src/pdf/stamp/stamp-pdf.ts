@@ -2,8 +2,8 @@
  * The documents of a stamp batch (docs/word-templates.md#stamped-batches; docx/stamp-plan.ts makes the
  * DOCX): LibreOffice printed the batch's first document whole (the reference) and then, on pages of
  * their own, only the template's variable blocks for every document, each between two sentinel
- * paragraphs. Each document is the reference with every block's drawing swapped for its own block's,
- * moved into place. Nothing is guessed: the first document's blocks must match the reference's
+ * paragraphs. Each document is the reference with every block's drawing changed to its own: what
+ * it shares with the first document stays, its own items go on the reference's lines. Nothing is guessed: the first document's blocks must match the reference's
  * drawing exactly (the same items at one offset) or the batch is not stamped at all, and a document
  * whose block is taller or shorter than the reference's (a value that wraps), or split over two
  * pages, is left to the caller to print the ordinary way.
@@ -16,7 +16,7 @@ import { batchDocumentWriter } from '../batch-writer.ts';
 import { decodeStrictly, flateStream } from '../compact/strict-decode.ts';
 import { placedText, readPageContent, type ContentItem, type PageContent } from './content-items.ts';
 
-/** Where a variable block sits in the template: which drawing of the reference it may match. */
+/** Where a variable block sits in the template: a body block is drawn once in the reference, a header or footer block on every page. */
 export type StampZone = 'body' | 'header' | 'footer';
 
 export interface StampLayout {
