@@ -38,7 +38,8 @@ async function stampedPdfs(batch: WordBatch, toPdf: DocxToPdf): Promise<Uint8Arr
   const stamp = batch.stamp;
   if (!stamp) return undefined;
   const { openBatchPdf, openStampPdf } = await import('@sheaf/engine');
-  const stamped = await openStampPdf(await toPdf(stamp.docx), batch.documents.length, stamp.layout);
+  // A stamp batch that fails to convert or to read is printed the ordinary way, which reports any error that persists.
+  const stamped = await toPdf(stamp.docx).then((pdf) => openStampPdf(pdf, batch.documents.length, stamp.layout)).catch(() => undefined);
   if (!stamped) return undefined;
   const pdfs = batch.documents.map((_, position) => stamped.document(position));
   const missing = pdfs.flatMap((pdf, position) => (pdf ? [] : [position]));

@@ -370,6 +370,25 @@ describe.skipIf(!libreOfficeInstalled())('stamped Word-to-PDF merges look exactl
     expect(printed.slice(1)).toEqual([2, 2]);
   }, 60_000);
 
+  it('a stamp batch LibreOffice fails to convert is printed the ordinary way, and the merge goes on', async () => {
+    const sheet = sheetFromTable(['First', 'Last', 'Amount'], NAMES.slice(0, 4).map(([first, last], n) => [first, last, amount(n)]));
+    const prepared = prepareWordMerge({ template: letter(), sheet, output: 'pdf', isCombinedOutput: false });
+    let calls = 0;
+    const toPdf = async (docx: Uint8Array) => {
+      // The first conversion (the stamp batch) fails, as a crashed or timed-out LibreOffice would.
+      if (calls++ === 0) throw new Error('LibreOffice stopped');
+      return office.toPdf(docx);
+    };
+    const documents = [];
+    for await (const document of wordDocuments(prepared, toPdf, 0, 1)) documents.push(document);
+    expect(calls).toBe(2);
+    expect(documents).toHaveLength(4);
+    for (const [n, document] of documents.entries()) {
+      const text = execFileSync('pdftotext', ['-layout', file(Buffer.concat(document.chunks)), '-'], { encoding: 'utf8' });
+      expect(text).toContain(`Dear ${NAMES[n]![0]} ${NAMES[n]![1]},`);
+    }
+  }, 60_000);
+
   it('password protection: a stamped document opens with its own row\'s password only', async () => {
     const sheet = sheetFromTable(['First', 'Last', 'Amount'], NAMES.slice(0, 6).map(([first, last], n) => [first, last, amount(n)]));
     const merged = await mergeBoth({ template: letter(), sheet, passwordProtection: { readPassword: 'pw{{First}}', modifyPassword: '' } });
