@@ -95,11 +95,15 @@ describe('leaving the editor with unsaved changes', { timeout: TEST_TIMEOUT }, (
     const { page, templateId } = await withTemplate();
     await openEditor(page, templateId);
     await addByName(page, 'Name');
+    await editorTools(page).getByRole('status').filter({ hasText: 'Unsaved changes' }).waitFor();
     const asked = page.waitForEvent('dialog');
     await page.close({ runBeforeUnload: true });
     const dialog = await asked;
     expect(dialog.type()).toBe('beforeunload');
     await dialog.dismiss();
+    // Staying keeps the page and its edits; then it is closed without asking, before its context is.
+    await editorTools(page).getByRole('status').filter({ hasText: 'Unsaved changes' }).waitFor();
+    await page.close();
   });
 });
 

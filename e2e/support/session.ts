@@ -29,6 +29,9 @@ export function browserSession(): BrowserSession {
   const session = {
     context: undefined,
     async freshPage() {
+      // Chromium can die under load (it did once closing a page whose beforeunload question was
+      // dismissed): the test it died in fails, and the next tests get a browser of their own.
+      if (!session.browser.isConnected()) session.browser = await launchBrowser();
       session.context = await newContext(session.browser);
       const page = await session.context.newPage();
       page.setDefaultTimeout(UI_TIMEOUT);
