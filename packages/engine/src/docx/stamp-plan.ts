@@ -91,10 +91,7 @@ export function planStamp(parts: readonly BatchPart[], mainName: string, setting
       });
       return out.join('');
     },
-    section(templateSection) {
-      const tall = templateSection.replace(/(<w:pgSz\b[^>]*\bw:h=")\d+"/, `$1${TALL_PAGE_TWIPS}"`);
-      return tall;
-    },
+    section: (templateSection) => templateSection.replace(/(<w:pgSz\b[^>]*\bw:h=")\d+"/, `$1${TALL_PAGE_TWIPS}"`),
   };
 }
 

@@ -15,9 +15,12 @@ const text = (x: number, y: number, glyphs = '[<01>-1<02>]TJ', colour = '0 0 0 r
 const SENTINEL_COLOUR = '0.0705882352 0.2039215686 0.3372549019 rg';
 const sentinel = (x: number, y: number, size = 1) => `q ${SENTINEL_COLOUR} BT ${x} ${y} Td /F1 ${size} Tf<15>Tj ET Q\n`;
 
+/** The page size of the streams below (A4), which tells LibreOffice's page clip from a picture's. */
+const A4_BOX = { width: 595.275, height: 841.889 };
+
 const read = (stream: string) => {
   const data = encoder.encode(stream);
-  return { data, content: readPageContent(data) };
+  return { data, content: readPageContent(data, A4_BOX) };
 };
 
 describe('stamp batches: a page content stream as items', () => {
@@ -116,9 +119,6 @@ describe('stamp batches: a page content stream as items', () => {
     expect(content.items).toHaveLength(3);
     expect(decoder.decode(data.subarray(content.items[1]!.start, content.items[1]!.end))).toBe(picture);
     expect(pairs(content.items[1]!.anchors!.map((value) => Number(value.toFixed(3))))).toEqual(expect.arrayContaining([[99.05, 695.15], [142.25, 756.05]]));
-    // With the page's size known, a page clip is told by covering the page.
-    const boxed = readPageContent(encoder.encode(stream), { width: 595.275, height: 841.889 });
-    expect(boxed.items).toHaveLength(3);
   });
 
   it('places a text item by writing its line start, so no reader adds a translation (and lands a float off)', () => {

@@ -68,7 +68,7 @@ const DEVICE_COLOURS = new Set(['g', 'rg', 'k', 'G', 'RG', 'K']);
 const REFUSED = new Set(['BI', 'ID', 'EI', 'BDC', 'BMC', 'EMC', 'MP', 'DP', 'BX', 'EX', 'd0', 'd1', 'PS']);
 
 /** Reads `data` (a decoded content stream) into items; `loose` when it is not a page this can take apart. */
-export function readPageContent(data: Uint8Array, box?: PageBox): PageContent {
+export function readPageContent(data: Uint8Array, box: PageBox): PageContent {
   const ops = readOps(data);
   if (!ops || ops.some((op) => REFUSED.has(op.op))) return { data, items: [], loose: true };
   const items: ContentItem[] = [];
@@ -79,14 +79,11 @@ export function readPageContent(data: Uint8Array, box?: PageBox): PageContent {
 
 /** Reads runs of operators into items. */
 class Sequence {
-  /** The first page clip's text, the page clip when no box was given. */
-  private pageClip: string | undefined;
-
   constructor(
     private readonly data: Uint8Array,
     private readonly ops: readonly Op[],
     private readonly items: ContentItem[],
-    private readonly box: PageBox | undefined,
+    private readonly box: PageBox,
   ) {}
 
   /** Ops [from, to) at one level with `state` inherited; false when something cannot be followed. */
@@ -171,14 +168,12 @@ class Sequence {
     return at + 1;
   }
 
-  /** LibreOffice's page clip: one rectangle over the whole page (or, with no box known, the first clip seen). */
+  /** LibreOffice's page clip: one rectangle over the whole page. */
   private isPageClip(clip: string): boolean {
     const rectangle = /^(\S+) (\S+) (\S+) (\S+) re\s+W\*? n$/.exec(clip);
     if (!rectangle) return false;
     const [x, y, width, height] = rectangle.slice(1).map(Number) as [number, number, number, number];
-    if (this.box) return x <= 1 && y <= 1 && x + width >= this.box.width - 1 && y + height >= this.box.height - 1;
-    this.pageClip ??= clip;
-    return clip === this.pageClip;
+    return x <= 1 && y <= 1 && x + width >= this.box.width - 1 && y + height >= this.box.height - 1;
   }
 
   private item(from: number, to: number, state: ReadonlyMap<string, string>): void {

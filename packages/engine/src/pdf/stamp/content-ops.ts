@@ -3,7 +3,7 @@
  * content-items.ts: numbers as numbers, every other operand (names, strings, arrays, dictionaries) as
  * its source text.
  */
-import { BYTE_CLASS, DELIMITER, REGULAR, WHITE } from '../compact/content-syntax.ts';
+import { BYTE_CLASS, DELIMITER, REGULAR, WHITE, isNumber } from '../compact/content-syntax.ts';
 
 export type Operand = number | string;
 
@@ -78,8 +78,7 @@ class Reader {
     if (BYTE_CLASS[byte] === DELIMITER) return { kind: 'bad' };
     while (this.at < data.length && BYTE_CLASS[data[this.at]!] === REGULAR) this.at++;
     const word = this.text(start, this.at);
-    const value = Number(word);
-    if (word !== '' && /^[+-]?(\d+\.?\d*|\.\d+)$/.test(word) && Number.isFinite(value)) return { kind: 'operand', value, start };
+    if (isNumber(data, start, this.at)) return { kind: 'operand', value: Number(word), start };
     if (word === 'true' || word === 'false' || word === 'null') return { kind: 'operand', value: word, start };
     return { kind: 'op', op: word, start, end: this.at };
   }

@@ -93,7 +93,8 @@ async function pageItems(pdf: Uint8Array, index = 0): Promise<{ content: PageCon
   const stream = doc.getPage(index).node.lookup(PDFName.of('Contents'));
   if (!(stream instanceof PDFRawStream)) throw new Error('expected one content stream');
   const data = decodePDFRawStream(stream).decode();
-  const content = readPageContent(data);
+  const box = doc.getPage(index).getMediaBox();
+  const content = readPageContent(data, { width: box.x + box.width, height: box.y + box.height });
   const groups = content.items.map((item) => new TextDecoder().decode(data.subarray(item.start, item.end)));
   return { content, groups, pages: doc.getPageCount() };
 }
