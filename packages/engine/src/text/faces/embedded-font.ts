@@ -23,6 +23,18 @@ interface EncodableSubset {
   encode(stream: SubsetSink): void;
 }
 
+/** What the PDF FontDescriptor says of a face, in font units (read once, when the font is opened). */
+export interface FaceDescriptor {
+  /** The face's PostScript name, '' when its name table is unreadable (the family name stands in). */
+  postscriptName: string;
+  bbox: [number, number, number, number];
+  italicAngle: number;
+  capHeight: number;
+  fixedPitch: boolean;
+  serif: boolean;
+  italic: boolean;
+}
+
 /** Glyphs of a shaped string in visual order; advances and offsets in em. */
 export interface ShapedGlyphs {
   codes: number[];
@@ -59,6 +71,33 @@ export function parseFont(bytes: Uint8Array, name: string): FontkitFace {
   }
 }
 
+/**
+ * The tables only the PDF descriptor reads (name, head, post, OS/2) are parsed lazily by fontkit; read
+ * here, when the font opens, so a damaged one is font/corrupt up front instead of a TypeError while the
+ * merge writes its output. Only the name is optional: it is a label, the family name serves as well.
+ */
+function descriptorOf(font: FontkitFace): FaceDescriptor {
+  let postscriptName = '';
+  try {
+    postscriptName = font.postscriptName ?? '';
+  } catch {
+    // An unreadable name table: the descriptor falls back to the family name.
+  }
+  const { minX, minY, maxX, maxY } = font.bbox;
+  const bbox: FaceDescriptor['bbox'] = [minX, minY, maxX, maxY];
+  if (!bbox.every(Number.isFinite)) throw new Error('bad bounding box');
+  const familyClass = (font['OS/2']?.sFamilyClass ?? 0) >> 8;
+  return {
+    postscriptName,
+    bbox,
+    italicAngle: font.italicAngle || 0,
+    capHeight: font.capHeight || font.ascent,
+    fixedPitch: Boolean(font.post?.isFixedPitch),
+    serif: familyClass >= 1 && familyClass <= 7,
+    italic: Boolean(font.italicAngle || font.head?.macStyle?.italic),
+  };
+}
+
 function metricsOf(font: FontkitFace): FontMetrics {
   const em = font.unitsPerEm;
   const ascent = (font.ascent || font.bbox.maxY) / em;
@@ -84,6 +123,7 @@ export class EmbeddedFont {
   readonly name: string;
   readonly font: FontkitFace;
   readonly metrics: FontMetrics;
+  readonly descriptor: FaceDescriptor;
   readonly isCFF: boolean;
   /** PDF resource name, assigned by the registry on first use. */
   resourceName = '';
@@ -106,6 +146,7 @@ export class EmbeddedFont {
     this.name = name;
     this.scale = 1 / font.unitsPerEm;
     this.metrics = this.guard(() => metricsOf(font));
+    this.descriptor = this.guard(() => descriptorOf(font));
     this.isCFF = Boolean(font.directory.tables['CFF ']);
     this.widths = [this.guard(() => font.getGlyph(0).advanceWidth) * this.scale];
   }

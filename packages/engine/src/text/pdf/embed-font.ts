@@ -14,20 +14,19 @@ export function embedStandardFont(context: PDFContext, font: StandardFont): PDFR
 
 export function embedSubsetFont(context: PDFContext, font: EmbeddedFont): PDFRef {
   const program = font.subsetProgram();
-  const source = font.font;
-  const toPdf = 1000 / source.unitsPerEm;
-  const baseFont = `${subsetTag(font.glyphIds)}+${postscriptName(source.postscriptName, font.name)}`;
+  const { descriptor } = font;
+  const toPdf = 1000 / font.font.unitsPerEm;
+  const baseFont = `${subsetTag(font.glyphIds)}+${postscriptName(descriptor.postscriptName, font.name)}`;
   const fileRef = context.register(context.flateStream(program, font.isCFF ? { Subtype: 'CIDFontType0C' } : { Length1: program.length }));
-  const { bbox } = source;
   const descriptorRef = context.register(context.obj({
     Type: 'FontDescriptor',
     FontName: baseFont,
     Flags: fontFlags(font),
-    FontBBox: [bbox.minX, bbox.minY, bbox.maxX, bbox.maxY].map((value) => Math.round(value * toPdf)),
-    ItalicAngle: Math.round(source.italicAngle || 0),
+    FontBBox: descriptor.bbox.map((value) => Math.round(value * toPdf)),
+    ItalicAngle: Math.round(descriptor.italicAngle),
     Ascent: Math.round(font.metrics.ascent * 1000),
     Descent: Math.round(font.metrics.descent * 1000),
-    CapHeight: Math.round((source.capHeight || source.ascent) * toPdf),
+    CapHeight: Math.round(descriptor.capHeight * toPdf),
     StemV: 80,
     [font.isCFF ? 'FontFile3' : 'FontFile2']: fileRef,
   }));
@@ -64,18 +63,16 @@ function subsetTag(glyphIds: readonly number[]): string {
 }
 
 /** A PostScript-safe font name: printable ASCII without delimiters, at most 63 characters. */
-function postscriptName(postscript: string | null, family: string): string {
+function postscriptName(postscript: string, family: string): string {
   const cleaned = (postscript || family).replace(/[^A-Za-z0-9_.-]/g, '');
   return (cleaned || 'Font').slice(0, 63);
 }
 
 /** FontDescriptor flags: FixedPitch 1, Serif 2, Symbolic 4 (glyphs outside the standard Latin set), Italic 64. */
-function fontFlags(font: EmbeddedFont): number {
-  const source = font.font;
-  const familyClass = (source['OS/2']?.sFamilyClass ?? 0) >> 8;
+function fontFlags({ descriptor }: EmbeddedFont): number {
   let flags = 4;
-  if (source.post?.isFixedPitch) flags |= 1;
-  if (familyClass >= 1 && familyClass <= 7) flags |= 2;
-  if (source.italicAngle || source.head?.macStyle?.italic) flags |= 64;
+  if (descriptor.fixedPitch) flags |= 1;
+  if (descriptor.serif) flags |= 2;
+  if (descriptor.italic) flags |= 64;
   return flags;
 }
