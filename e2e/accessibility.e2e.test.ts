@@ -62,6 +62,8 @@ describe('accessibility', { timeout: TEST_TIMEOUT * 2 }, () => {
     };
     await menuOf().click();
     await page.getByRole('menu').waitFor();
+    // The browser asks for reduced motion (support/app.ts): the menu stands in place at once, no growing.
+    expect(await page.evaluate(`getComputedStyle(document.querySelector('[role=menu]').closest('.MuiPopover-paper')).transitionDuration`)).toBe('0s');
     await check(found, 'template menu', page);
     await page.keyboard.press('Escape');
     for (const [item, name] of [['Rename', 'rename dialog'], ['Share to another user', 'share dialog'], ['Delete', 'delete question']] as const) {

@@ -1,6 +1,12 @@
 /** Material theme: a calm blue primary, soft surfaces, 200 ms transitions (docs/limits.md#timing-in-the-web-app). */
 import { createTheme, responsiveFontSizes } from '@mui/material/styles';
 
+/**
+ * Whoever asks their system for less motion gets none (WCAG 2.3.3): menus, dialogs and pages appear at
+ * once (MUI's transitions all go through `transitions.create`) and buttons do not ripple.
+ */
+const reducedMotion = typeof window !== 'undefined' && window.matchMedia?.('(prefers-reduced-motion: reduce)').matches === true;
+
 export const theme = responsiveFontSizes(
   createTheme({
     palette: {
@@ -22,8 +28,9 @@ export const theme = responsiveFontSizes(
       h4: { fontWeight: 600 },
       button: { textTransform: 'none', fontWeight: 600 },
     },
-    transitions: { duration: { standard: 200, short: 200, shorter: 150 } },
+    transitions: { duration: { standard: 200, short: 200, shorter: 150 }, ...(reducedMotion ? { create: () => 'none' } : {}) },
     components: {
+      MuiButtonBase: { defaultProps: { disableRipple: reducedMotion } },
       MuiButton: { defaultProps: { disableElevation: true } },
       MuiTooltip: { defaultProps: { arrow: true, slotProps: { transition: { timeout: 100 } } } },
       MuiAppBar: { defaultProps: { elevation: 0, color: 'inherit' } },
