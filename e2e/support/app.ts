@@ -4,7 +4,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, mkdir, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,50 +19,51 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+/** The line `sheaf serve` prints once it listens, with the address it actually took. */
+const RUNNING_AT = /Sheaf is running at (http:\/\/\S+)/;
 
-/** Starts `sheaf serve` on a free port with an empty data folder; resolves once /v1/config answers. */
+/**
+ * Starts `sheaf serve` with an empty data folder; resolves once it says where it listens and that
+ * address answers. The server takes any free port itself (PORT=0): a port picked here and handed over
+ * could be taken meanwhile by another file's server, whose answers this file would then get.
+ */
 export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'sheaf-e2e-'));
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'apps/server/bin/sheaf.mjs'), 'serve'], {
     cwd: ROOT,
     // The bounce listener takes any free port: test servers run side by side (its default 2525 is one port).
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, DATA_DIR: dataDir, LOG_LEVEL: 'warn', INBOUND_SMTP_PORT: '0', ...env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', INBOUND_SMTP_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  let started = false;
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`sheaf serve exited with ${code}:\n${output}`))));
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code, signal) => {
+      const why = `sheaf serve exited with ${code ?? signal}:\n${output}`;
+      // After start no promise waits on it: say so, or a test would only see "connection refused".
+      if (started) console.error(why);
+      reject(new Error(why));
+    }),
+  );
+  exited.catch(() => undefined);
   const ready = (async () => {
-    for (let attempt = 0; attempt < 600; attempt++) {
-      try {
-        const response = await fetch(`${url}/v1/config`);
-        if (response.ok) return;
-      } catch {
-        // not listening yet
-      }
+    for (let attempt = 0; attempt < 1200; attempt++) {
+      const url = RUNNING_AT.exec(output)?.[1];
+      if (url && (await fetch(`${url}/v1/config`).then((response) => response.ok, () => false))) return url;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    throw new Error(`sheaf serve did not answer on ${url}:\n${output}`);
+    throw new Error(`sheaf serve did not answer:\n${output}`);
   })();
-  await Promise.race([ready, exited]);
+  const url = await Promise.race([ready, exited]);
+  started = true;
   return {
     url,
     dataDir,
     async stop() {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
+        started = false;
         child.kill('SIGTERM');
         await new Promise((resolve) => child.once('exit', resolve));
       }
@@ -79,8 +79,13 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+/**
+ * A browser as a person set it up, who asks for reduced motion: the app then shows menus and dialogs
+ * at once. On a busy machine a click aimed at a menu item still growing into place could land on the
+ * backdrop and close the menu instead; accessibility.e2e checks the app honours the setting.
+ */
 export async function newContext(browser: Browser, options: { locale?: string } = {}): Promise<BrowserContext> {
-  return browser.newContext({ acceptDownloads: true, viewport: { width: 1400, height: 900 }, locale: options.locale ?? 'en-US' });
+  return browser.newContext({ acceptDownloads: true, viewport: { width: 1400, height: 900 }, locale: options.locale ?? 'en-US', reducedMotion: 'reduce' });
 }
 
 /** Saves a full-page screenshot as e2e/screenshots/<name>.png for a person to look at. */
