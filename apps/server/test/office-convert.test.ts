@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -263,6 +263,35 @@ describe.skipIf(!available)('office conversions', () => {
       expect(readdirSync(brokenDir)).toEqual([]);
     } finally {
       await broken.close();
+    }
+  });
+
+  it('ends an idle LibreOffice cleanly: its pipes are gone from /tmp, not left behind as a kill leaves them', async () => {
+    const ownDir = path.join(scratch, 'clean-end');
+    const own = new OfficeConverter({ tmpDir: ownDir, size: 1, idleMs: 100 });
+    try {
+      await own.toDocx(sources.get('rtf')!, 'rtf');
+      // LibreOffice's UNO pipe is a socket in /tmp named after the --accept argument it was started with.
+      const pipeName = readdirSync('/proc')
+        .filter((name) => /^\d+$/.test(name))
+        .map((pid) => {
+          try {
+            return readFileSync(`/proc/${pid}/cmdline`, 'latin1');
+          } catch {
+            return '';
+          }
+        })
+        .filter((command) => command.startsWith('/usr/lib/libreoffice/program/soffice.bin') && command.includes(pathToFileURL(ownDir).href))
+        .map((command) => /--accept=pipe,name=([^;]+);/.exec(command)?.[1])[0];
+      expect(pipeName).toMatch(/^sheaf-/);
+      const socket = readdirSync('/tmp').find((name) => name.startsWith('OSL_PIPE_') && name.endsWith(`_${pipeName}`));
+      expect(socket, 'the pipe while LibreOffice runs').toBeDefined();
+      // Idle past idleMs: the process is ended and its folder removed.
+      await vi.waitFor(() => expect(own.running).toBe(0), { timeout: 15_000, interval: 50 });
+      await vi.waitFor(() => expect(readdirSync(ownDir)).toEqual([]), { timeout: 10_000, interval: 50 });
+      expect(existsSync(path.join('/tmp', socket!))).toBe(false);
+    } finally {
+      await own.close();
     }
   });
 

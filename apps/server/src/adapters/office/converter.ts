@@ -126,7 +126,7 @@ export class OfficeConverter {
     this.closed = true;
     for (const waiter of this.waiting.splice(0)) waiter.reject(new Error('office converter closed'));
     const processes = [...this.processes];
-    for (const process of processes) process.kill();
+    for (const process of processes) process.stop();
     await Promise.all(processes.map((process) => process.exited));
   }
 
@@ -211,7 +211,7 @@ export class OfficeConverter {
   private release(process: OfficeProcess): void {
     if (!process.alive) return; // its onExit replaced it
     if (this.closed || process.conversions >= this.options.maxConversionsPerProcess) {
-      process.kill();
+      process.stop();
       return;
     }
     const waiter = this.waiting.shift();
@@ -219,7 +219,7 @@ export class OfficeConverter {
       waiter.resolve(process);
       return;
     }
-    const timer = setTimeout(() => process.kill(), this.options.idleMs);
+    const timer = setTimeout(() => process.stop(), this.options.idleMs);
     timer.unref();
     this.idle.set(process, timer);
   }

@@ -54,6 +54,8 @@ export interface OfficeProcessOptions {
 }
 
 const MEMORY_CHECK_MS = 100;
+/** How long LibreOffice gets to terminate (it takes well under a second) before it is killed. */
+const STOP_GRACE_MS = 3000;
 
 /** The command prefix that runs a program with no network, found once per server process. */
 let namespacePrefix: string[] | null | undefined;
@@ -223,7 +225,24 @@ export class OfficeProcess {
     }
   }
 
-  /** Ends the process group at once (deadline, memory cap, close). */
+  /**
+   * Ends an idle process the way LibreOffice expects (recycling, idle, close): its Python asks the
+   * desktop to terminate, and LibreOffice removes its pipes from /tmp, which a kill leaves behind for
+   * good. A process that has not gone within `graceMs`, or is busy, is killed.
+   */
+  stop(graceMs = STOP_GRACE_MS): void {
+    if (this.pending || !this.child || this.ended || this.killed) {
+      this.kill();
+      return;
+    }
+    this.killed = true;
+    this.hold(true);
+    this.child.stdin!.end();
+    const timer = setTimeout(() => this.kill(), graceMs);
+    void this.exited.then(() => clearTimeout(timer));
+  }
+
+  /** Ends the process group at once (deadline, memory cap, a LibreOffice that died). */
   kill(): void {
     const pid = this.child?.pid;
     this.killed = true;

@@ -141,7 +141,15 @@ def main():
         # LibreOffice died on that file: end too, so a fresh one takes the next.
         if office.poll() is not None:
             sys.exit(3)
-    office.terminate()
+    # Asked to end: a terminated desktop removes its pipes from /tmp (a signal would leave them).
+    try:
+        desktop.terminate()
+    except Exception:
+        pass  # the bridge closes as LibreOffice goes
+    try:
+        office.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        office.kill()
 
 
 if __name__ == '__main__':
