@@ -49,7 +49,8 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
   );
   exited.catch(() => undefined);
   const ready = (async () => {
-    for (let attempt = 0; attempt < 1200; attempt++) {
+    // Until it has exited: then `exited` has already answered.
+    for (let attempt = 0; attempt < 1200 && child.exitCode === null && child.signalCode === null; attempt++) {
       const url = RUNNING_AT.exec(output)?.[1];
       if (url && (await fetch(`${url}/v1/config`).then((response) => response.ok, () => false))) return url;
       await new Promise((resolve) => setTimeout(resolve, 100));

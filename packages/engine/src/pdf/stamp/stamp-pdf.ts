@@ -3,10 +3,11 @@
  * DOCX): LibreOffice printed the batch's first document whole (the reference) and then, on pages of
  * their own, only the template's variable blocks for every document, each between two sentinel
  * paragraphs. Each document is the reference with every block's drawing changed to its own: what
- * it shares with the first document stays, its own items go on the reference's lines. Nothing is guessed: the first document's blocks must match the reference's
- * drawing exactly (the same items at one offset) or the batch is not stamped at all, and a document
- * whose block is taller or shorter than the reference's (a value that wraps), or split over two
- * pages, is left to the caller to print the ordinary way.
+ * it shares with the first document stays, its own items go on the reference's lines. Nothing is
+ * guessed: the first document's blocks must match the reference's drawing exactly (the same items at
+ * one offset) or the batch is not stamped at all, and a document whose block is taller or shorter
+ * than the reference's (a value that wraps), or split over two pages, is left to the caller to print
+ * the ordinary way.
  */
 import { PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRef, PDFArray, type PDFStream } from 'pdf-lib';
 import { concatBytes, ascii } from '../bytes.ts';
@@ -16,7 +17,10 @@ import { batchDocumentWriter } from '../batch-writer.ts';
 import { decodeStrictly, flateStream } from '../compact/strict-decode.ts';
 import { placedText, readPageContent, type ContentItem, type PageContent } from './content-items.ts';
 
-/** Where a variable block sits in the template: a body block is drawn once in the reference, a header or footer block on every page. */
+/**
+ * Where a variable block sits in the template: a body block is drawn once in the reference, a header
+ * or footer block on every page.
+ */
 export type StampZone = 'body' | 'header' | 'footer';
 
 export interface StampLayout {
